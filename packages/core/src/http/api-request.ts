@@ -1,0 +1,168 @@
+import type { Principal } from '../auth/principal.js';
+import { hasCap } from '../auth/principal.js';
+import type { CompiledEndpoint, CompiledRoute } from '../registry/registry.js';
+import type { SiteContext } from '../site-context.js';
+import type { UploadedFile } from './request.js';
+
+export interface ParamSources {
+  json: Record<string, unknown>;
+  form: Record<string, unknown>;
+  query: Record<string, unknown>;
+  url: Record<string, unknown>;
+  defaults: Record<string, unknown>;
+}
+
+export type ParamSource = keyof ParamSources;
+
+export interface ApiRequestInit {
+  site: SiteContext;
+  method: string;
+  rawMethod: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  query: Record<string, unknown>;
+  json: Record<string, unknown> | null;
+  form: Record<string, unknown>;
+  files: UploadedFile[];
+  principal: Principal | null;
+  apiRoot: string;
+  remoteAddress?: string;
+  jsonContentType: boolean;
+}
+
+/**
+ * A request as handlers see it: WordPress's WP_REST_Request. Params are looked up JSON body → form body →
+ * query string → URL → defaults, and after validation hold their sanitized values.
+ */
+export class ApiRequest {
+  readonly site: SiteContext;
+  /** The method after `_method` / `X-HTTP-Method-Override`. */
+  readonly method: string;
+  readonly rawMethod: string;
+  readonly path: string;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly files: UploadedFile[];
+  readonly principal: Principal | null;
+  /** Absolute URL of the API root, with a trailing slash. */
+  readonly apiRoot: string;
+  readonly remoteAddress: string | undefined;
+  route: CompiledRoute | null = null;
+  endpoint: CompiledEndpoint | null = null;
+  private readonly sources: ParamSources;
+  private readonly order: ParamSource[];
+  private readonly memo = new Map<string, Promise<unknown>>();
+
+  constructor(init: ApiRequestInit) {
+    this.site = init.site;
+    this.method = init.method;
+    this.rawMethod = init.rawMethod;
+    this.path = init.path;
+    this.headers = init.headers;
+    this.files = init.files;
+    this.principal = init.principal;
+    this.apiRoot = init.apiRoot;
+    this.remoteAddress = init.remoteAddress;
+    this.sources = { json: init.json ?? {}, form: init.form, query: init.query, url: {}, defaults: {} };
+    const order: ParamSource[] = [];
+    if (init.jsonContentType) order.push('json');
+    if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(this.method)) order.push('form');
+    order.push('query', 'url', 'defaults');
+    this.order = order;
+  }
+
+  setUrlParams(params: Record<string, unknown>): void {
+    this.sources.url = params;
+  }
+
+  setDefaults(defaults: Record<string, unknown>): void {
+    this.sources.defaults = defaults;
+  }
+
+  /** The effective value of a param (null and undefined count as absent, as PHP's isset). */
+  get<T = unknown>(name: string): T | undefined {
+    for (const source of this.order) {
+      const value = this.sources[source][name];
+      if (value !== undefined && value !== null) return value as T;
+    }
+    return undefined;
+  }
+
+  has(name: string): boolean {
+    return this.get(name) !== undefined;
+  }
+
+  /** Whether the client sent the param (defaults do not count). */
+  provided(name: string): boolean {
+    return this.order.some((source) => source !== 'defaults' && this.sources[source][name] != null);
+  }
+
+  /** Which source the effective value comes from. */
+  sourceOf(name: string): ParamSource | undefined {
+    return this.order.find((source) => this.sources[source][name] != null);
+  }
+
+  /** WordPress set_param: replaces the value wherever the param is set, else adds it to the first source. */
+  set(name: string, value: unknown): void {
+    let found = false;
+    for (const source of this.order) {
+      if (source !== 'defaults' && Object.prototype.hasOwnProperty.call(this.sources[source], name)) {
+        this.sources[source][name] = value;
+        found = true;
+      }
+    }
+    if (!found) this.sources[this.order[0]!][name] = value;
+  }
+
+  /** All params merged by precedence. */
+  all(): Record<string, unknown> {
+    const merged: Record<string, unknown> = {};
+    for (const source of [...this.order].reverse()) {
+      for (const [key, value] of Object.entries(this.sources[source])) {
+        if (value !== undefined && value !== null) merged[key] = value;
+      }
+    }
+    return merged;
+  }
+
+  /** The query-string params as sent. */
+  queryParams(): Record<string, unknown> {
+    return this.sources.query;
+  }
+
+  header(name: string): string | undefined {
+    const value = this.headers[name.toLowerCase()];
+    return Array.isArray(value) ? value[0] : value;
+  }
+
+  get isLoggedIn(): boolean {
+    return this.principal !== null;
+  }
+
+  can(cap: string): boolean {
+    return hasCap(this.principal, cap);
+  }
+
+  /** 401 for anonymous callers, 403 for signed-in ones (WordPress rest_authorization_required_code). */
+  get authorizationStatus(): 401 | 403 {
+    return this.principal ? 403 : 401;
+  }
+
+  /** Absolute URL below the API root (`restUrl('cal/events/v1/events')`). */
+  restUrl(path = ''): string {
+    return this.apiRoot + path.replace(/^\/+/, '');
+  }
+
+  /** Memoises a lookup for the life of the request (permission checks and handlers share records). */
+  remember<T>(key: string, load: () => Promise<T>): Promise<T> {
+    let pending = this.memo.get(key) as Promise<T> | undefined;
+    if (!pending) {
+      pending = load();
+      this.memo.set(key, pending);
+    }
+    return pending;
+  }
+
+  forget(key: string): void {
+    this.memo.delete(key);
+  }
+}

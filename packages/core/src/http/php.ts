@@ -1,0 +1,110 @@
+/**
+ * The handful of PHP value semantics that WordPress's REST layer relies on. Clients were written against
+ * them (a `per_page` of "10.0" is valid, "0" counts as empty), so they are reproduced exactly here.
+ */
+
+const NUMERIC_STRING = /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?[ \t\n\r\v\f]*$/;
+
+/** PHP `is_numeric`: numbers and decimal numeric strings (leading/trailing white space allowed, no hex). */
+export function isNumeric(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  return typeof value === 'string' && NUMERIC_STRING.test(value);
+}
+
+/** PHP `empty`: null, false, 0, 0.0, "", "0" and empty arrays are empty. */
+export function isEmpty(value: unknown): boolean {
+  if (value === null || value === undefined || value === false || value === 0 || value === '' || value === '0') {
+    return true;
+  }
+  if (Array.isArray(value)) return value.length === 0;
+  return false;
+}
+
+/** PHP `intval` for the values a request can carry. */
+export function intval(value: unknown): number {
+  if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : 0;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'string') {
+    const match = /^[ \t\n\r\v\f]*([+-]?\d+)/.exec(value);
+    if (!match) return 0;
+    const n = Number.parseInt(match[1]!, 10);
+    return Number.isFinite(n) ? n : 0;
+  }
+  if (Array.isArray(value)) return value.length ? 1 : 0;
+  return 0;
+}
+
+/** PHP `floatval`. */
+export function floatval(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  if (typeof value === 'string') {
+    const n = Number.parseFloat(value.trim());
+    return Number.isFinite(n) ? n : 0;
+  }
+  return 0;
+}
+
+/** WordPress `absint`. */
+export function absint(value: unknown): number {
+  return Math.abs(intval(value));
+}
+
+/** WordPress `rest_is_integer`. */
+export function isWholeNumber(value: unknown): boolean {
+  if (!isNumeric(value)) return false;
+  const n = typeof value === 'number' ? value : Number(String(value).trim());
+  return Math.round(n) === n;
+}
+
+/** WordPress `rest_is_boolean`. */
+export function isBooleanLike(value: unknown): boolean {
+  if (typeof value === 'boolean') return true;
+  if (typeof value === 'string') return ['false', 'true', '0', '1'].includes(value.toLowerCase());
+  if (typeof value === 'number') return value === 0 || value === 1;
+  return false;
+}
+
+/** WordPress `rest_sanitize_boolean`: "false"/"0" (any case) are false, every other non-empty value true. */
+export function toBoolean(value: unknown): boolean {
+  if (typeof value === 'string') {
+    const lower = value.toLowerCase();
+    if (lower === 'false' || lower === '0') return false;
+    return lower !== '';
+  }
+  if (Array.isArray(value)) return value.length > 0;
+  return Boolean(value);
+}
+
+/** WordPress `wp_parse_list`: scalars are split on commas and white space; arrays pass through. */
+export function parseList(value: unknown): unknown[] {
+  if (Array.isArray(value)) return value;
+  if (value === null || value === undefined) return [];
+  if (typeof value === 'object') return Object.values(value as Record<string, unknown>);
+  return String(value)
+    .split(/[\s,]+/)
+    .filter((part) => part !== '');
+}
+
+/** WordPress `wp_parse_id_list`: unique absolute integers. */
+export function parseIdList(value: unknown): number[] {
+  return [...new Set(parseList(value).map(absint))];
+}
+
+/** A PHP list: a JS array, or an object whose keys are 0..n-1. */
+export function isList(value: unknown): value is unknown[] {
+  return Array.isArray(value);
+}
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
+}
+
+/** PHP string cast of a scalar. */
+export function phpString(value: unknown): string {
+  if (value === null || value === undefined || value === false) return '';
+  if (value === true) return '1';
+  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(value);
+  if (typeof value === 'string') return value;
+  return '';
+}

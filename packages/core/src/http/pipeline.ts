@@ -1,0 +1,300 @@
+import { parseWithZod } from '../args/zod-args.js';
+import { sanitizeValue, validateValue } from '../args/schema-rules.js';
+import { authenticate, type AuthenticateHook } from '../auth/authenticate.js';
+import type { Principal } from '../auth/principal.js';
+import type { CompiledRoute } from '../registry/registry.js';
+import type { SiteContext } from '../site-context.js';
+import { isStoreError } from '../store/store-error.js';
+import { ApiError } from './api-error.js';
+import { ApiRequest } from './api-request.js';
+import { ApiResponse } from './api-response.js';
+import { coreErrors } from './errors.js';
+import { filterFields } from './fields.js';
+import { baseHeaders, corsHeaders, NO_CACHE_HEADERS } from './headers.js';
+import { encodeJson } from './json.js';
+import { isPlainObject } from './php.js';
+import { parseFormString } from './query.js';
+import { headerValue, type SiteRequest, type SiteResponse, type UploadedFile } from './request.js';
+
+export interface PipelineContext extends SiteContext {
+  readonly basePath: string;
+  readonly authenticateHook: AuthenticateHook | undefined;
+}
+
+interface BodyParams {
+  json: Record<string, unknown> | null;
+  jsonError: ApiError | null;
+  jsonContentType: boolean;
+  form: Record<string, unknown>;
+  files: UploadedFile[];
+}
+
+const JSON_TYPE = /^application\/([\w.+-]*\+)?json\b/i;
+const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
+
+function decodePath(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
+/** WordPress takes the route with the trailing slash stripped; empty means the root. */
+function routePath(path: string): string {
+  const trimmed = path.replace(/\/+$/, '');
+  if (!trimmed) return '/';
+  return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+function readBodyParams(input: SiteRequest, method: string): BodyParams {
+  const out: BodyParams = { json: null, jsonError: null, jsonContentType: false, form: {}, files: [] };
+  const contentType = headerValue(input.headers, 'content-type') ?? input.body?.contentType ?? '';
+  out.jsonContentType = JSON_TYPE.test(contentType);
+  const body = input.body;
+  if (!body) return out;
+  const acceptsForm = ['POST', 'PUT', 'PATCH', 'DELETE'].includes(method);
+  if (body.kind === 'multipart') {
+    if (acceptsForm) {
+      out.form = body.fields;
+      out.files = body.files;
+    }
+    return out;
+  }
+  if (body.kind === 'parsed') {
+    if (out.jsonContentType && isPlainObject(body.value)) out.json = body.value;
+    else if (FORM_TYPE.test(contentType) && acceptsForm && isPlainObject(body.value)) out.form = body.value;
+    return out;
+  }
+  if (out.jsonContentType) {
+    const text = body.bytes.toString('utf8');
+    if (text.trim() !== '') {
+      try {
+        const value: unknown = JSON.parse(text);
+        out.json = isPlainObject(value) ? value : Array.isArray(value) ? Object.fromEntries(value.map((v, i) => [String(i), v])) : {};
+      } catch {
+        out.jsonError = coreErrors.invalidJson(text.includes('\uFFFD') ? 'Malformed UTF-8 characters, possibly incorrectly encoded' : 'Syntax error');
+      }
+    }
+  } else if (FORM_TYPE.test(contentType) && acceptsForm) {
+    out.form = parseFormString(body.bytes.toString('utf8'));
+  }
+  return out;
+}
+
+interface DispatchState {
+  route: CompiledRoute | null;
+}
+
+async function runArgs(request: ApiRequest, state: DispatchState): Promise<void> {
+  const endpoint = request.endpoint!;
+  const missing = Object.entries(endpoint.args)
+    .filter(([name, spec]) => spec.required === true && !request.has(name))
+    .map(([name]) => name);
+  if (missing.length) throw coreErrors.missingParams(missing);
+
+  const invalid: Record<string, string> = {};
+  const details: Record<string, unknown> = {};
+  const fail = (name: string, error: ApiError | false) => {
+    if (error === false) {
+      invalid[name] = 'Invalid parameter.';
+    } else {
+      invalid[name] = error.message;
+      details[name] = error.toWire();
+    }
+  };
+  for (const [name, spec] of Object.entries(endpoint.args)) {
+    if (!spec.validate || !request.has(name)) continue;
+    const verdict = await spec.validate(request.get(name), { param: name, request });
+    if (verdict === false || verdict instanceof ApiError) fail(name, verdict);
+  }
+  if (Object.keys(invalid).length) throw coreErrors.invalidParams(invalid, details);
+
+  for (const [name, spec] of Object.entries(endpoint.args)) {
+    if (!request.has(name) || spec.sanitize === false) continue;
+    const value = request.get(name);
+    if (spec.schema) {
+      const parsed = parseWithZod(spec.schema, value, name);
+      if (parsed instanceof ApiError) fail(name, parsed);
+      else request.set(name, parsed.value);
+    } else if (spec.sanitize) {
+      const sanitized = await spec.sanitize(value, { param: name, request });
+      if (sanitized instanceof ApiError) fail(name, sanitized);
+      else request.set(name, sanitized);
+    } else if (spec.type !== undefined) {
+      const error = validateValue(value, spec, name);
+      if (error) {
+        fail(name, error);
+        continue;
+      }
+      const sanitized = sanitizeValue(value, spec, name);
+      if (sanitized instanceof ApiError) fail(name, sanitized);
+      else request.set(name, sanitized);
+    }
+  }
+  if (Object.keys(invalid).length) throw coreErrors.invalidParams(invalid, details);
+  void state;
+}
+
+async function dispatch(
+  ctx: PipelineContext,
+  request: ApiRequest,
+  body: BodyParams,
+  state: DispatchState,
+): Promise<ApiResponse> {
+  if (request.method === 'OPTIONS') {
+    const found = ctx.registry.findRoute(request.path);
+    if (!found) return new ApiResponse([]);
+    state.route = found.route;
+    request.route = found.route;
+    request.setUrlParams(found.params);
+    return new ApiResponse(ctx.registry.describeRoute(found.route, request.apiRoot, ctx));
+  }
+  const match = ctx.registry.match(request.path, request.method);
+  if (!match) throw coreErrors.noRoute();
+  state.route = match.route;
+  request.route = match.route;
+  request.endpoint = match.endpoint;
+  request.setUrlParams(match.params);
+  const defaults = { ...match.endpoint.defaults };
+  for (const [name, resolve] of match.endpoint.dynamicDefaults) defaults[name] = resolve(ctx);
+  request.setDefaults(defaults);
+  if (body.jsonError) throw body.jsonError;
+  await runArgs(request, state);
+  const permission = match.endpoint.permission;
+  if (permission) {
+    const verdict = await permission(request);
+    if (verdict instanceof ApiError) throw verdict;
+    if (verdict !== true) throw coreErrors.forbidden(request.authorizationStatus);
+  }
+  const result = await match.endpoint.handler(request);
+  return result instanceof ApiResponse ? result : new ApiResponse(result);
+}
+
+/** WordPress rest_send_allow_header: the methods whose permission callback passes for this request. */
+export async function allowedMethods(route: CompiledRoute, request: ApiRequest): Promise<string[]> {
+  const allowed = new Map<string, boolean>();
+  for (const endpoint of route.endpoints) {
+    let verdict = true;
+    if (endpoint.permission) {
+      try {
+        verdict = (await endpoint.permission(request)) === true;
+      } catch {
+        verdict = false;
+      }
+    }
+    for (const method of endpoint.methods) allowed.set(method, verdict);
+  }
+  return [...allowed].filter(([, ok]) => ok).map(([method]) => method);
+}
+
+function toApiError(error: unknown, ctx: PipelineContext): ApiError {
+  if (error instanceof ApiError) return error;
+  if (isStoreError(error, 'unavailable')) {
+    ctx.logger.warn('store unavailable', { error: (error as Error).message });
+    return coreErrors.serviceUnavailable();
+  }
+  ctx.logger.error('unhandled error in a REST handler', {
+    error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  });
+  return new ApiError('internal_server_error', 'There has been a critical error on this website.', 500);
+}
+
+const JSONP_CALLBACK = /^[\w.]+$/;
+
+/** Serves one request the way WordPress's REST server does (see ../design: the pipeline order is contract). */
+export async function handleRequest(ctx: PipelineContext, input: SiteRequest, bodyError?: ApiError): Promise<SiteResponse> {
+  const rawMethod = input.method.toUpperCase();
+  const query = parseFormString(input.query ?? '');
+  let path = decodePath(input.path || '/');
+  if (routePath(path) === '/' && typeof query.rest_route === 'string') {
+    path = query.rest_route;
+    delete query.rest_route;
+  }
+  path = routePath(path);
+  const basePath = (input.basePath ?? ctx.basePath).replace(/\/+$/, '');
+  const apiRoot = `${ctx.settings.home}${basePath}/`;
+
+  const jsonp = query._jsonp;
+  if (jsonp !== undefined && (typeof jsonp !== 'string' || !JSONP_CALLBACK.test(jsonp))) {
+    return {
+      status: 400,
+      headers: baseHeaders(apiRoot, 'application/json'),
+      body: encodeJson({ code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.' }),
+    };
+  }
+
+  let method = rawMethod;
+  let overridden = false;
+  if (typeof query._method === 'string') {
+    method = query._method.toUpperCase();
+  } else {
+    const override = headerValue(input.headers, 'x-http-method-override');
+    if (override) {
+      method = override.toUpperCase();
+      overridden = true;
+    }
+  }
+
+  const state: DispatchState = { route: null };
+  const body = readBodyParams(input, method);
+  let principal: Principal | null = null;
+  let request: ApiRequest | null = null;
+  let response: ApiResponse;
+  try {
+    if (bodyError) throw bodyError;
+    // JSONP answers are readable cross-site, so they never carry a signed-in user's data.
+    principal = jsonp === undefined ? await authenticate(ctx, input, ctx.authenticateHook) : null;
+    request = new ApiRequest({
+      site: ctx,
+      method,
+      rawMethod,
+      path,
+      headers: input.headers,
+      query,
+      json: body.json,
+      form: body.form,
+      files: body.files,
+      principal,
+      apiRoot,
+      remoteAddress: input.remoteAddress,
+      jsonContentType: body.jsonContentType,
+    });
+    response = await dispatch(ctx, request, body, state);
+  } catch (error) {
+    const apiError = toApiError(error, ctx);
+    response = new ApiResponse(apiError.toWire(), apiError.status, apiError.status === 503 ? [['Retry-After', '5']] : []);
+    (response as ApiResponse & { isError?: boolean }).isError = true;
+  }
+  const isError = (response as ApiResponse & { isError?: boolean }).isError === true;
+
+  let headers = [...response.headers];
+  if (state.route && request) {
+    const allow = await allowedMethods(state.route, request);
+    if (allow.length) headers.push(['Allow', allow.join(', ')]);
+  }
+  let data = response.data;
+  let status = response.status;
+  const fields = request?.get('_fields') ?? query._fields;
+  if (!isError && fields !== undefined && data !== null && typeof data === 'object') data = filterFields(data, fields);
+  if (query._envelope !== undefined) {
+    data = { body: data, status, headers: headers.length ? Object.fromEntries(headers) : [] };
+    status = 200;
+    headers = [];
+  }
+
+  const out: Array<[string, string]> = [
+    ...baseHeaders(apiRoot, jsonp === undefined ? 'application/json' : 'application/javascript'),
+    ...headers,
+  ];
+  if (principal || (overridden && status >= 400 && status < 500)) out.push(...NO_CACHE_HEADERS);
+  out.push(...corsHeaders(headerValue(input.headers, 'origin'), rawMethod, principal !== null));
+
+  let text = '';
+  if (rawMethod !== 'HEAD' && status !== 204 && data !== null && data !== undefined) {
+    text = encodeJson(data, query._pretty !== undefined);
+    if (jsonp !== undefined) text = `/**/${jsonp}(${text})`;
+  }
+  return { status, headers: out, body: text };
+}
+

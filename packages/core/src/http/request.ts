@@ -1,0 +1,44 @@
+/**
+ * The neutral request and response every adapter translates to and from. Core never sees a framework object.
+ */
+export interface UploadedFile {
+  field: string;
+  filename: string;
+  mimeType: string;
+  data: Buffer;
+}
+
+export type RequestBody =
+  /** The raw bytes of a JSON, urlencoded or other body; core parses it (so JSON errors surface in order). */
+  | { kind: 'raw'; contentType: string; bytes: Buffer }
+  /** A multipart form, read by the adapter with {@link readBody}. */
+  | { kind: 'multipart'; contentType: string; fields: Record<string, unknown>; files: UploadedFile[] }
+  /** A body the host app had already parsed before siterest saw the request. */
+  | { kind: 'parsed'; contentType: string; value: unknown };
+
+export interface SiteRequest {
+  method: string;
+  /** Path below the API root, e.g. `/cal/events/v1/events` (`/` or `` for the root), not yet decoded. */
+  path: string;
+  /** Raw query string without the leading `?`. */
+  query?: string;
+  /** Header names in lower case. */
+  headers: Record<string, string | string[] | undefined>;
+  body?: RequestBody;
+  /** Where the API is mounted, e.g. `/api`; defaults to the site's `basePath`. */
+  basePath?: string;
+  remoteAddress?: string;
+}
+
+export interface SiteResponse {
+  status: number;
+  /** In sending order; a name may repeat (several `Link` headers). */
+  headers: Array<[string, string]>;
+  /** Empty for HEAD, 204 and null results. */
+  body: string;
+}
+
+export function headerValue(headers: SiteRequest['headers'], name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,47 @@
+export { createSite, Site, type CreateSiteOptions, type NewUserInput } from './site.js';
+export { clockStartingAt, manualClock, systemClock, type Clock, type ManualClock } from './clock.js';
+export { DEFAULT_SETTINGS, resolveSettings, siteZone, type SiteSettings } from './settings.js';
+export { consoleLogger, silentLogger, type Logger, type SiteContext } from './site-context.js';
+
+export { ApiError, isApiError, type WireError } from './http/api-error.js';
+export { coreErrors } from './http/errors.js';
+export { ApiRequest } from './http/api-request.js';
+export { ApiResponse, respond } from './http/api-response.js';
+export { readBody, DEFAULT_BODY_LIMIT, type ReadBodyOptions } from './http/body.js';
+export { encodeJson } from './http/json.js';
+export { headerValue, type RequestBody, type SiteRequest, type SiteResponse, type UploadedFile } from './http/request.js';
+
+export type { ArgSchema, ArgSpec, ArgType, ArgValidator, ArgSanitizer } from './args/spec.js';
+export {
+  ALLMETHODS,
+  CREATABLE,
+  DELETABLE,
+  EDITABLE,
+  READABLE,
+  defineNamespace,
+  defineRoute,
+  type EndpointDefinition,
+  type Handler,
+  type NamespaceDefinition,
+  type Permission,
+  type RouteDefinition,
+} from './registry/types.js';
+export { Registry, type CompiledRoute, type CompiledEndpoint } from './registry/registry.js';
+
+export { hasCap, canOnObject, type Principal, type OwnedObject } from './auth/principal.js';
+export { ROLE_NAMES, capsOfRole, postTypeCaps, type RoleName, type PostTypeCaps } from './auth/roles.js';
+export type { AuthenticateHook, AuthenticateResult } from './auth/authenticate.js';
+export {
+  chunkApplicationPassword,
+  hashApplicationPassword,
+  verifyApplicationPassword,
+} from './auth/application-passwords.js';
+
+export * from './store/records.js';
+export type * from './store/queries.js';
+export type * from './store/repositories.js';
+export { StoreError, isStoreError, type StoreErrorKind } from './store/store-error.js';
+export { searchTerms, matchesSearch, distanceKm, statusMatches } from './store/search.js';
+
+export { builtInNamespaces, calendarNamespace } from './namespaces/index.js';
+export * as calendar from './namespaces/calendar/public.js';

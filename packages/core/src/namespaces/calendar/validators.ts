@@ -1,0 +1,99 @@
+import type { ArgValidator } from '../../args/spec.js';
+import type { ApiRequest } from '../../http/api-request.js';
+import { intval, isEmpty, isNumeric } from '../../http/php.js';
+import { sanitizeTitle } from '../../text/sanitize.js';
+import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from './constants.js';
+
+/*
+ * The Events Calendar's argument validators (Tribe__Validator__Base and its events subclass). A validator
+ * that returns false makes WordPress answer "Invalid parameter." for the arg.
+ */
+
+/** Tribe__Utils__Array::list_to_array: arrays as they are, strings URL-decoded and split on commas. */
+export function listToArray(value: unknown): unknown[] {
+  if (value === null || value === undefined || value === '') return [];
+  let items: unknown[];
+  if (Array.isArray(value)) items = value;
+  else if (typeof value === 'object') items = Object.values(value as object);
+  else {
+    let text = String(value);
+    try {
+      text = decodeURIComponent(text.replace(/\+/g, ' '));
+    } catch {
+      /* keep as sent */
+    }
+    items = text.split(/\s*,\s*/);
+  }
+  return items.filter((v) => v !== '').map((v) => (isNumeric(v) ? Number(v) : v));
+}
+
+export const isPositiveInt: ArgValidator = (value) => {
+  if (!isNumeric(value)) return false;
+  const n = Number(typeof value === 'string' ? value.trim() : value);
+  return Math.trunc(n) === n && n > 0;
+};
+
+export const isString: ArgValidator = (value) => !isEmpty(value) && typeof value === 'string';
+
+export const isStringOrEmpty: ArgValidator = (value) => typeof value === 'string';
+
+/** Resolves a term given as id, slug or name (WordPress term_exists) within a taxonomy. */
+export async function findTerm(request: ApiRequest, taxonomy: string, value: unknown): Promise<number | null> {
+  const terms = request.site.store.terms;
+  if (typeof value === 'number') {
+    const term = await terms.get(value);
+    return term && term.taxonomy === taxonomy ? term.id : null;
+  }
+  const text = String(value).trim();
+  if (!text) return null;
+  const bySlug = await terms.findBySlug(taxonomy, sanitizeTitle(text));
+  if (bySlug) return bySlug.id;
+  const byName = await terms.findByName(taxonomy, text);
+  return byName[0]?.id ?? null;
+}
+
+export function isTermOf(taxonomy: string): ArgValidator {
+  return async (value, { request }) => {
+    const terms = listToArray(value);
+    if (!terms.length) return false;
+    for (const term of terms) {
+      if ((await findTerm(request, taxonomy, term)) === null) return false;
+    }
+    return true;
+  };
+}
+
+async function isPostOfType(request: ApiRequest, value: unknown, type: string): Promise<boolean> {
+  if (isEmpty(value)) return false;
+  const id = intval(value);
+  return id > 0 && (await request.site.store.posts.typeOf(id)) === type;
+}
+
+export const isEventId: ArgValidator = (value, { request }) => isPostOfType(request, value, EVENT_TYPE);
+export const isVenueId: ArgValidator = (value, { request }) => isNumeric(value) && isPostOfType(request, value, VENUE_TYPE);
+export const isOrganizerId: ArgValidator = (value, { request }) =>
+  isNumeric(value) && isPostOfType(request, value, ORGANIZER_TYPE);
+
+function isSlugOf(type: string): ArgValidator {
+  return async (value, { request }) =>
+    !isEmpty(value) && typeof value === 'string' && (await request.site.store.posts.idBySlug(type, value)) !== null;
+}
+
+export const isEventSlug = isSlugOf(EVENT_TYPE);
+export const isVenueSlug = isSlugOf(VENUE_TYPE);
+export const isOrganizerSlug = isSlugOf(ORGANIZER_TYPE);
+
+/** Every listed id is a post of `type` (CSV, list, or an associative list of ids). */
+export function isIdListOf(type: string): ArgValidator {
+  return async (value, { request }) => {
+    const ids = listToArray(value);
+    if (!ids.length) return false;
+    for (const id of ids) {
+      if (!isNumeric(id) || !(await isPostOfType(request, id, type))) return false;
+    }
+    return true;
+  };
+}
+
+export const isUserId: ArgValidator = async (value, { request }) =>
+  isNumeric(value) && (await request.site.store.users.get(intval(value))) !== null;

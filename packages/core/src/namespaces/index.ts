@@ -1,0 +1,9 @@
+import type { NamespaceDefinition } from '../registry/types.js';
+import { calendarNamespace } from './calendar/index.js';
+
+/** Every namespace siterest ships, in the order the root index lists them. */
+export function builtInNamespaces(): NamespaceDefinition[] {
+  return [calendarNamespace()];
+}
+
+export { calendarNamespace };

@@ -1,0 +1,52 @@
+import type { ApiRequest } from '../http/api-request.js';
+import { parseList } from '../http/php.js';
+import { reportedGmtOffset } from '../settings.js';
+import type { BuiltInRoutes } from './registry.js';
+import { READABLE } from './types.js';
+
+/** `GET /`: the site description (WordPress get_index, 7.0 key order). */
+function rootIndex(request: ApiRequest): Record<string, unknown> {
+  const { settings, registry, applicationPasswords } = request.site;
+  const data: Record<string, unknown> = {
+    name: settings.name,
+    description: settings.description,
+    url: settings.url,
+    home: settings.home,
+    gmt_offset: reportedGmtOffset(settings, request.site.now()),
+    timezone_string: settings.timezone_string,
+    page_for_posts: settings.page_for_posts,
+    page_on_front: settings.page_on_front,
+    show_on_front: settings.show_on_front,
+    namespaces: [...registry.namespaces],
+    authentication: applicationPasswords.enabled
+      ? { 'application-passwords': { endpoints: { authorization: applicationPasswords.authorizationUrl } } }
+      : [],
+    routes: registry.describeRoutes(registry.routes, request.apiRoot, request.site),
+  };
+  const fields = parseList(request.get('_fields') ?? '').map(String);
+  const withLinks = fields.length === 0 || fields.includes('_links');
+  if (withLinks || fields.includes('site_logo')) data.site_logo = settings.site_logo;
+  if (withLinks || fields.includes('site_icon') || fields.includes('site_icon_url')) {
+    data.site_icon = settings.site_icon;
+    data.site_icon_url = settings.site_icon_url;
+  }
+  if (withLinks) data._links = { help: [{ href: 'https://developer.wordpress.org/rest-api/' }] };
+  return data;
+}
+
+export const builtInRoutes: BuiltInRoutes = {
+  root: {
+    methods: READABLE,
+    args: { context: { default: 'view' } },
+    handler: rootIndex,
+  },
+  namespaceIndex: (namespace) => ({
+    methods: READABLE,
+    args: { namespace: { default: namespace }, context: { default: 'view' } },
+    handler: (request) => ({
+      namespace,
+      routes: request.site.registry.describeRoutes(request.site.registry.routesOf(namespace), request.apiRoot, request.site),
+      _links: { up: [{ href: request.apiRoot }] },
+    }),
+  }),
+};

@@ -1,0 +1,179 @@
+import { describeArg, type ArgSpec } from '../args/spec.js';
+import type { SiteContext } from '../site-context.js';
+import type { EndpointDefinition, Handler, NamespaceDefinition, Permission, RouteDefinition } from './types.js';
+
+export interface CompiledEndpoint {
+  methods: string[];
+  args: Record<string, ArgSpec>;
+  defaults: Record<string, unknown>;
+  /** Defaults that follow the site's settings. */
+  dynamicDefaults: Array<[string, (site: SiteContext) => unknown]>;
+  permission: Permission | undefined;
+  handler: Handler;
+  showInIndex: boolean;
+  definition: EndpointDefinition;
+}
+
+export interface CompiledRoute {
+  /** The full WordPress pattern, as the index shows it: `/cal/events/v1/events/(?P<id>\d+)`. */
+  pattern: string;
+  /** The pattern with variables as `{id}` (OpenAPI paths, the index's `_links` rule). */
+  template: string;
+  namespace: string;
+  endpoints: CompiledEndpoint[];
+  definition: RouteDefinition | null;
+  /** Lower-cased literal start of the pattern, tested before the regex. */
+  readonly prefix: string;
+  readonly regex: RegExp;
+}
+
+export interface RouteMatch {
+  route: CompiledRoute;
+  endpoint: CompiledEndpoint;
+  params: Record<string, string>;
+}
+
+/** WordPress patterns use PCRE named groups `(?P<id>…)`; JavaScript spells them `(?<id>…)`. */
+export function compilePattern(pattern: string): RegExp {
+  return new RegExp(`^${pattern.replace(/\(\?P</g, '(?<')}$`, 'i');
+}
+
+export function patternTemplate(pattern: string): string {
+  return pattern.replace(/\(\?P<(\w+?)>.*?\)/g, '{$1}');
+}
+
+function literalPrefix(pattern: string): string {
+  const cut = pattern.search(/[([\\.*+?|{^$]/);
+  return (cut === -1 ? pattern : pattern.slice(0, cut)).toLowerCase();
+}
+
+export function parseMethods(methods: string | readonly string[]): string[] {
+  const list = typeof methods === 'string' ? methods.split(',') : [...methods];
+  return list.map((m) => m.trim().toUpperCase()).filter(Boolean);
+}
+
+function compileEndpoint(definition: EndpointDefinition): CompiledEndpoint {
+  const args = definition.args ?? {};
+  const defaults: Record<string, unknown> = {};
+  const dynamicDefaults: Array<[string, (site: SiteContext) => unknown]> = [];
+  for (const [name, spec] of Object.entries(args)) {
+    if (spec.defaultFrom) dynamicDefaults.push([name, spec.defaultFrom]);
+    else if (spec.default !== undefined) defaults[name] = spec.default;
+  }
+  return {
+    methods: parseMethods(definition.methods),
+    args,
+    defaults,
+    dynamicDefaults,
+    permission: definition.permission,
+    handler: definition.handler,
+    showInIndex: definition.showInIndex !== false,
+    definition,
+  };
+}
+
+export function compileRoute(pattern: string, namespace: string, endpoints: EndpointDefinition[], definition: RouteDefinition | null): CompiledRoute {
+  return {
+    pattern,
+    template: patternTemplate(pattern),
+    namespace,
+    endpoints: endpoints.map(compileEndpoint),
+    definition,
+    prefix: literalPrefix(pattern),
+    regex: compilePattern(pattern),
+  };
+}
+
+export interface BuiltInRoutes {
+  root: EndpointDefinition;
+  namespaceIndex: (namespace: string) => EndpointDefinition;
+}
+
+/**
+ * Every route of the site, in registration order: the root, then each namespace's index route followed by
+ * its routes. The router, the indexes, `Allow` headers, OPTIONS answers and the OpenAPI document all read it.
+ */
+export class Registry {
+  readonly routes: CompiledRoute[] = [];
+  readonly namespaces: string[] = [];
+  readonly definitions = new Map<string, NamespaceDefinition>();
+
+  constructor(namespaces: readonly NamespaceDefinition[], builtIns: BuiltInRoutes) {
+    this.routes.push(compileRoute('/', '', [builtIns.root], null));
+    for (const ns of namespaces) {
+      if (this.definitions.has(ns.namespace)) throw new Error(`Namespace "${ns.namespace}" is registered twice.`);
+      this.definitions.set(ns.namespace, ns);
+      this.namespaces.push(ns.namespace);
+      this.routes.push(compileRoute(`/${ns.namespace}`, ns.namespace, [builtIns.namespaceIndex(ns.namespace)], null));
+      for (const route of ns.routes) {
+        this.routes.push(compileRoute(`/${ns.namespace}${route.path}`, ns.namespace, route.endpoints, route));
+      }
+    }
+  }
+
+  /** The first route whose pattern matches, whatever the method (OPTIONS, Allow). */
+  findRoute(path: string): { route: CompiledRoute; params: Record<string, string> } | null {
+    const lower = path.toLowerCase();
+    for (const route of this.routes) {
+      if (!lower.startsWith(route.prefix)) continue;
+      const match = route.regex.exec(path);
+      if (match) return { route, params: { ...(match.groups ?? {}) } };
+    }
+    return null;
+  }
+
+  /**
+   * WordPress match_request_to_handler: routes in order, and within a route the first endpoint accepting the
+   * method (HEAD falls back to GET); a route that matches the path but not the method lets later routes try.
+   */
+  match(path: string, method: string): RouteMatch | null {
+    const lower = path.toLowerCase();
+    for (const route of this.routes) {
+      if (!lower.startsWith(route.prefix)) continue;
+      const match = route.regex.exec(path);
+      if (!match) continue;
+      const endpoint =
+        route.endpoints.find((e) => e.methods.includes(method)) ??
+        (method === 'HEAD' ? route.endpoints.find((e) => e.methods.includes('GET')) : undefined);
+      if (endpoint) return { route, endpoint, params: { ...(match.groups ?? {}) } };
+    }
+    return null;
+  }
+
+  routesOf(namespace: string): CompiledRoute[] {
+    return this.routes.filter((route) => route.namespace === namespace);
+  }
+
+  /**
+   * A route as the indexes describe it (WordPress get_data_for_route), or null when hidden.
+   * `help` context (OPTIONS) adds nothing more here: routes carry no separate item schema.
+   */
+  describeRoute(route: CompiledRoute, apiRoot: string, site?: SiteContext): Record<string, unknown> | null {
+    const methods: string[] = [];
+    const endpoints: Array<Record<string, unknown>> = [];
+    let links: Record<string, unknown> | undefined;
+    for (const endpoint of route.endpoints) {
+      if (!endpoint.showInIndex) continue;
+      methods.push(...endpoint.methods);
+      const args: Record<string, unknown> = {};
+      for (const [name, spec] of Object.entries(endpoint.args)) args[name] = describeArg(spec, site);
+      endpoints.push({ methods: endpoint.methods, args: Object.keys(args).length ? args : [] });
+      if (!route.template.includes('{')) {
+        links = { self: [{ href: apiRoot + route.pattern.replace(/^\//, '') }] };
+      }
+    }
+    if (!methods.length) return null;
+    const data: Record<string, unknown> = { namespace: route.namespace, methods, endpoints };
+    if (links) data._links = links;
+    return data;
+  }
+
+  describeRoutes(routes: readonly CompiledRoute[], apiRoot: string, site?: SiteContext): Record<string, unknown> {
+    const out: Record<string, unknown> = {};
+    for (const route of routes) {
+      const data = this.describeRoute(route, apiRoot, site);
+      if (data) out[route.pattern] = data;
+    }
+    return out;
+  }
+}

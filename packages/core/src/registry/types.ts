@@ -1,0 +1,72 @@
+import type { ArgSpec } from '../args/spec.js';
+import type { ApiError } from '../http/api-error.js';
+import type { ApiRequest } from '../http/api-request.js';
+import type { ApiResponse } from '../http/api-response.js';
+
+/** WordPress's method groups (WP_REST_Server::READABLE and friends). */
+export const READABLE = 'GET';
+export const CREATABLE = 'POST';
+export const EDITABLE = 'POST, PUT, PATCH';
+export const DELETABLE = 'DELETE';
+export const ALLMETHODS = 'GET, POST, PUT, PATCH, DELETE';
+
+/**
+ * A permission callback: `true` lets the request through, `false` answers `rest_forbidden` (401 anonymous,
+ * 403 signed in), an ApiError answers itself.
+ */
+export type Permission = (request: ApiRequest) => boolean | ApiError | Promise<boolean | ApiError>;
+
+/** A handler returns wire data (status 200) or an ApiResponse; it throws ApiError for WordPress errors. */
+export type Handler = (request: ApiRequest) => unknown | Promise<unknown>;
+
+/** Extra facts for the OpenAPI document; everything else is derived from the route itself. */
+export interface OperationDoc {
+  summary?: string;
+  description?: string;
+  requestBody?: Record<string, unknown>;
+  responses?: Record<string, unknown>;
+  parameters?: Array<Record<string, unknown>>;
+}
+
+export interface EndpointDefinition {
+  /** `'GET'`, `'POST, PUT, PATCH'`, or a list. */
+  methods: string | readonly string[];
+  args?: Record<string, ArgSpec>;
+  /** Omitted means public. */
+  permission?: Permission;
+  handler: Handler;
+  showInIndex?: boolean;
+  doc?: OperationDoc;
+}
+
+export interface RouteDefinition {
+  /** WordPress route pattern relative to the namespace, written as upstream registers it. */
+  path: string;
+  endpoints: EndpointDefinition[];
+  /** Extra documentation of the path item for the OpenAPI document. */
+  doc?: Record<string, unknown>;
+}
+
+export interface NamespaceDefinition {
+  namespace: string;
+  routes: RouteDefinition[];
+  /** OpenAPI extras for the namespace (info, components); see registry/openapi.ts. */
+  openapi?: Record<string, unknown>;
+}
+
+export function defineRoute(path: string, endpoints: EndpointDefinition[], doc?: Record<string, unknown>): RouteDefinition {
+  return doc ? { path, endpoints, doc } : { path, endpoints };
+}
+
+export function defineNamespace(definition: NamespaceDefinition): NamespaceDefinition {
+  if (!/^[a-z0-9][a-z0-9._-]*(\/[a-z0-9._-]+)*$/i.test(definition.namespace)) {
+    throw new Error(`Invalid namespace "${definition.namespace}": use segments like "my-plugin/v1".`);
+  }
+  for (const route of definition.routes) {
+    if (!route.path.startsWith('/')) throw new Error(`Route "${route.path}" must start with "/".`);
+    if (!route.endpoints.length) throw new Error(`Route "${route.path}" has no endpoints.`);
+  }
+  return definition;
+}
+
+export type { ApiResponse };

@@ -1,0 +1,29 @@
+import type { Registry } from './registry/registry.js';
+import type { SiteSettings } from './settings.js';
+import type { SiteStore } from './store/repositories.js';
+
+export interface Logger {
+  error(message: string, details?: Record<string, unknown>): void;
+  warn(message: string, details?: Record<string, unknown>): void;
+  info(message: string, details?: Record<string, unknown>): void;
+}
+
+export const consoleLogger: Logger = {
+  error: (message, details) => console.error(`[siterest] ${message}`, details ?? ''),
+  warn: (message, details) => console.warn(`[siterest] ${message}`, details ?? ''),
+  info: (message, details) => console.info(`[siterest] ${message}`, details ?? ''),
+};
+
+export const silentLogger: Logger = { error() {}, warn() {}, info() {} };
+
+/** What handlers and services can reach of the site. */
+export interface SiteContext {
+  readonly store: SiteStore;
+  readonly settings: SiteSettings;
+  readonly registry: Registry;
+  readonly logger: Logger;
+  /** The site clock, epoch milliseconds. */
+  now(): number;
+  /** Whether built-in application passwords are on, and the authorization page advertised for them. */
+  readonly applicationPasswords: { enabled: boolean; authorizationUrl: string };
+}

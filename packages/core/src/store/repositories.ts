@@ -1,0 +1,106 @@
+import type {
+  ApplicationPasswordRecord,
+  EventRecord,
+  NewEvent,
+  NewOrganizer,
+  NewTerm,
+  NewUser,
+  NewVenue,
+  OrganizerRecord,
+  Page,
+  TermPatch,
+  TermRecord,
+  UserRecord,
+  VenueRecord,
+} from './records.js';
+import type { EventQuery, LinkedPostQuery, TermQuery } from './queries.js';
+
+export interface OptionRepository {
+  all(): Promise<Record<string, unknown>>;
+  get(name: string): Promise<unknown>;
+  set(name: string, value: unknown): Promise<void>;
+  delete(name: string): Promise<void>;
+}
+
+export interface UserRepository {
+  get(id: number): Promise<UserRecord | null>;
+  findByLogin(login: string): Promise<UserRecord | null>;
+  findByEmail(email: string): Promise<UserRecord | null>;
+  create(user: NewUser): Promise<UserRecord>;
+  count(): Promise<number>;
+}
+
+export interface ApplicationPasswordRepository {
+  listForUser(userId: number): Promise<ApplicationPasswordRecord[]>;
+  create(record: ApplicationPasswordRecord): Promise<void>;
+  /** Records a use; the store keeps the latest. */
+  recordUse(uuid: string, at: number, ip: string | null): Promise<void>;
+  delete(uuid: string): Promise<boolean>;
+}
+
+/** Facts about any post-like id, whatever its type (ids are shared by all post types). */
+export interface PostIndex {
+  typeOf(id: number): Promise<string | null>;
+  /** Id of the post of that type with that slug (any status), or null. */
+  idBySlug(type: string, slug: string): Promise<number | null>;
+  /** Whether another post of that type already uses the slug. */
+  slugTaken(type: string, slug: string, exceptId?: number): Promise<boolean>;
+}
+
+/** Partial updates: only the fields given change. */
+export type Patch<T> = Partial<Omit<T, 'id' | 'type'>>;
+
+export interface PostTypeRepository<R, N> {
+  get(id: number): Promise<R | null>;
+  /** The records that exist, in the order of `ids`. */
+  getMany(ids: readonly number[]): Promise<R[]>;
+  create(input: N): Promise<R>;
+  update(id: number, patch: Patch<R>): Promise<R>;
+}
+
+export interface EventRepository extends PostTypeRepository<EventRecord, NewEvent> {
+  list(query: EventQuery): Promise<Page<EventRecord>>;
+}
+
+export interface LinkedPostRepository<R, N> extends PostTypeRepository<R, N> {
+  list(query: LinkedPostQuery): Promise<Page<R>>;
+  /** A published-or-not record whose name matches case-insensitively, for duplicate avoidance. */
+  findByTitle(title: string): Promise<R[]>;
+}
+
+export type VenueRepository = LinkedPostRepository<VenueRecord, NewVenue>;
+export type OrganizerRepository = LinkedPostRepository<OrganizerRecord, NewOrganizer>;
+
+export interface TermRepository {
+  get(id: number): Promise<TermRecord | null>;
+  getMany(ids: readonly number[]): Promise<TermRecord[]>;
+  findBySlug(taxonomy: string, slug: string): Promise<TermRecord | null>;
+  /** Terms of the taxonomy whose name equals `name` case-insensitively (under `parentId` when given). */
+  findByName(taxonomy: string, name: string, parentId?: number): Promise<TermRecord[]>;
+  list(query: TermQuery): Promise<Page<TermRecord>>;
+  create(term: NewTerm): Promise<TermRecord>;
+  update(id: number, patch: TermPatch): Promise<TermRecord>;
+  /** Deletes the term, its assignments, and moves its children up to its parent. */
+  delete(id: number): Promise<boolean>;
+}
+
+/** The whole persistence interface. Passing `@siterest/core/testing`'s store contract suite defines a store. */
+export interface SiteStore {
+  readonly name: string;
+  readonly options: OptionRepository;
+  readonly users: UserRepository;
+  readonly applicationPasswords: ApplicationPasswordRepository;
+  readonly posts: PostIndex;
+  readonly events: EventRepository;
+  readonly venues: VenueRepository;
+  readonly organizers: OrganizerRepository;
+  readonly terms: TermRepository;
+  /** Runs `work` atomically: all of its writes happen, or none. */
+  transaction<T>(work: (store: SiteStore) => Promise<T>): Promise<T>;
+  /** Readies the store (the PostgreSQL store checks its schema); idempotent. */
+  init?(): Promise<void>;
+  close?(): Promise<void>;
+  /** Cross-instance change notifications, for in-process caches. */
+  subscribe?(channel: string, listener: (payload: string) => void): () => void;
+  publish?(channel: string, payload: string): Promise<void>;
+}

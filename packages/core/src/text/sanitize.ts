@@ -1,0 +1,117 @@
+import sanitizeHtml from 'sanitize-html';
+
+/*
+ * WordPress's text filters, as they shape what is stored and shown. They are WordPress-specific rules (what a
+ * slug looks like, which tags a term description keeps), so they are reproduced here; HTML parsing and
+ * filtering itself is done by sanitize-html.
+ */
+
+/** WordPress `$allowedtags`: the inline tags kept in term descriptions and other short texts. */
+const ALLOWED_TAGS: sanitizeHtml.IOptions = {
+  allowedTags: ['a', 'abbr', 'acronym', 'b', 'blockquote', 'cite', 'code', 'del', 'em', 'i', 'q', 's', 'strike', 'strong'],
+  allowedAttributes: {
+    a: ['href', 'title'],
+    abbr: ['title'],
+    acronym: ['title'],
+    blockquote: ['cite'],
+    del: ['datetime'],
+    q: ['cite'],
+  },
+  allowedSchemes: ['http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp', 'feed', 'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn'],
+  disallowedTagsMode: 'discard',
+  parser: { decodeEntities: false },
+};
+
+/** WordPress `$allowedposttags` (the common part): what post content keeps for users without unfiltered_html. */
+const ALLOWED_POST_TAGS: sanitizeHtml.IOptions = {
+  ...ALLOWED_TAGS,
+  allowedTags: [
+    ...(ALLOWED_TAGS.allowedTags as string[]),
+    'address', 'article', 'aside', 'big', 'br', 'button', 'caption', 'col', 'colgroup', 'dd', 'details', 'div', 'dl',
+    'dt', 'figcaption', 'figure', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr', 'img', 'ins', 'kbd',
+    'li', 'main', 'mark', 'nav', 'ol', 'p', 'pre', 'section', 'small', 'span', 'sub', 'summary', 'sup', 'table',
+    'tbody', 'td', 'tfoot', 'th', 'thead', 'time', 'tr', 'u', 'ul', 'var', 'audio', 'video', 'source', 'track',
+  ],
+  allowedAttributes: {
+    ...(ALLOWED_TAGS.allowedAttributes as Record<string, string[]>),
+    '*': ['class', 'id', 'style', 'title', 'role', 'dir', 'lang', 'aria-*', 'data-*'],
+    a: ['href', 'title', 'rel', 'rev', 'name', 'target', 'download', 'hreflang'],
+    img: ['alt', 'src', 'srcset', 'sizes', 'width', 'height', 'loading', 'decoding'],
+    td: ['colspan', 'rowspan', 'headers', 'align', 'valign'],
+    th: ['colspan', 'rowspan', 'headers', 'scope', 'align', 'valign'],
+    time: ['datetime'],
+    ol: ['start', 'reversed', 'type'],
+    audio: ['src', 'controls', 'loop', 'muted', 'preload'],
+    video: ['src', 'controls', 'loop', 'muted', 'preload', 'poster', 'width', 'height', 'playsinline'],
+    source: ['src', 'type'],
+    track: ['src', 'kind', 'srclang', 'label', 'default'],
+  },
+};
+
+/** `wp_filter_kses`: keep only the short inline tags; bare ampersands become `&amp;`. */
+export function ksesShort(html: string): string {
+  return sanitizeHtml(html, ALLOWED_TAGS);
+}
+
+/** `wp_filter_post_kses`: post content for users without the unfiltered_html capability. */
+export function ksesPost(html: string): string {
+  return sanitizeHtml(html, ALLOWED_POST_TAGS);
+}
+
+/** `_wp_specialchars` without double encoding: `&`, `<`, `>` escaped, existing entities kept. */
+export function specialChars(text: string): string {
+  return text
+    .replace(/&(?!(?:#\d+|#x[\da-f]+|[a-z][a-z\d]*);)/gi, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;');
+}
+
+/** `sanitize_text_field`: no tags, no line breaks or tabs, single spaces, trimmed. */
+export function sanitizeTextField(value: string): string {
+  let text = value.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '');
+  if (text.includes('<')) {
+    text = sanitizeHtml(text, { allowedTags: [], allowedAttributes: {}, parser: { decodeEntities: false } });
+    text = text.replace(/&lt;/g, '<').replace(/&gt;/g, '>');
+  }
+  text = text.replace(/%[a-f0-9]{2}/gi, '');
+  return text.replace(/[\r\n\t ]+/g, ' ').trim();
+}
+
+/** A term name as WordPress stores it (pre_term_name filters). */
+export function sanitizeTermName(name: string): string {
+  return specialChars(ksesShort(sanitizeTextField(name)));
+}
+
+const SPECIAL_LATIN: Record<string, string> = {
+  ß: 'ss', æ: 'ae', Æ: 'AE', ø: 'o', Ø: 'O', œ: 'oe', Œ: 'OE', đ: 'd', Đ: 'D', ł: 'l', Ł: 'L', þ: 'th', Þ: 'TH',
+  ð: 'd', Ð: 'D', ı: 'i', ŀ: 'l', ŉ: 'n', ŋ: 'n', ŧ: 't', ſ: 's', ĸ: 'k',
+};
+
+/** WordPress `remove_accents`: Latin letters lose their diacritics. */
+export function removeAccents(text: string): string {
+  return text
+    .replace(/[ßæÆøØœŒđĐłŁþÞðÐıŀŉŋŧſĸ]/g, (ch) => SPECIAL_LATIN[ch] ?? ch)
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .normalize('NFC');
+}
+
+/**
+ * WordPress `sanitize_title` (with dashes): the slug a title gets. Non-Latin letters are kept percent-encoded,
+ * as WordPress keeps them.
+ */
+export function sanitizeTitle(title: string): string {
+  let slug = removeAccents(title.replace(/<[^>]*>/g, ''));
+  slug = slug.replace(/%([a-fA-F0-9][a-fA-F0-9])/g, '---$1---');
+  slug = slug.replace(/%/g, '').replace(/---([a-fA-F0-9][a-fA-F0-9])---/g, '%$1');
+  slug = slug
+    .replace(/[\u0080-\uffff]/g, (ch) => encodeURIComponent(ch).toLowerCase())
+    .toLowerCase()
+    .replace(/&.+?;/g, '')
+    .replace(/\./g, '-')
+    .replace(/[^%a-z0-9 _-]/g, '')
+    .replace(/\s+/g, '-')
+    .replace(/-+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  return slug;
+}

@@ -1,0 +1,32 @@
+import { DateTime, type Zone } from 'luxon';
+
+/** WordPress stores and returns dates as `YYYY-MM-DD HH:MM:SS` in a given zone. */
+export const WP_FORMAT = 'yyyy-MM-dd HH:mm:ss';
+
+export function formatWpDate(ms: number, zone: Zone | string): string {
+  return DateTime.fromMillis(ms, { zone }).toFormat(WP_FORMAT);
+}
+
+/** Reads a WordPress date string as wall clock time in `zone`; null when it is not one. */
+export function parseWpDate(text: string, zone: Zone | string): DateTime | null {
+  const dt = DateTime.fromFormat(text, WP_FORMAT, { zone });
+  return dt.isValid ? dt : null;
+}
+
+/** The UTC wall clock of a wall clock time in `zone`. */
+export function wallClockToUtc(text: string, zone: Zone | string): string {
+  const dt = parseWpDate(text, zone);
+  return dt ? dt.toUTC().toFormat(WP_FORMAT) : text;
+}
+
+export function utcToWallClock(text: string, zone: Zone | string): string {
+  const dt = parseWpDate(text, 'UTC');
+  return dt ? dt.setZone(zone).toFormat(WP_FORMAT) : text;
+}
+
+/** `{year, month, day, hour, minutes, seconds}` as zero-padded strings (TEC's date details). */
+export function dateDetails(text: string): Record<'year' | 'month' | 'day' | 'hour' | 'minutes' | 'seconds', string> {
+  const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(text);
+  const [, year = '0000', month = '00', day = '00', hour = '00', minutes = '00', seconds = '00'] = m ?? [];
+  return { year, month, day, hour, minutes, seconds };
+}

@@ -1,0 +1,1 @@
+export { memoryStore, MemoryStore, type MemoryStoreOptions } from './store.js';
