@@ -1,0 +1,81 @@
+import type { NewEvent, NewOrganizer, NewPost, NewVenue } from '../store/records.js';
+import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '../namespaces/calendar/constants.js';
+
+/** Complete records for store tests: pass only what a test is about. */
+function post(type: string, overrides: Partial<NewPost>): NewPost {
+  return {
+    type,
+    status: 'publish',
+    authorId: 1,
+    title: 'Untitled',
+    content: '',
+    excerpt: '',
+    slug: '',
+    password: '',
+    parentId: 0,
+    menuOrder: 0,
+    date: '2026-01-01 10:00:00',
+    dateGmt: '2026-01-01 10:00:00',
+    modified: '2026-01-01 10:00:00',
+    modifiedGmt: '2026-01-01 10:00:00',
+    trashedFrom: null,
+    imageId: 0,
+    ...overrides,
+  };
+}
+
+export function newEvent(overrides: Partial<NewEvent> = {}): NewEvent {
+  const start = overrides.startDateUtc ?? overrides.startDate ?? '2027-01-10 10:00:00';
+  const end = overrides.endDateUtc ?? overrides.endDate ?? start;
+  return {
+    ...post(EVENT_TYPE, overrides),
+    startDate: start,
+    endDate: end,
+    startDateUtc: start,
+    endDateUtc: end,
+    timezone: 'UTC',
+    allDay: false,
+    cost: '',
+    currencySymbol: '',
+    currencyCode: '',
+    currencyPosition: '',
+    website: null,
+    showMap: null,
+    showMapLink: null,
+    hideFromListings: false,
+    featured: false,
+    venueIds: [],
+    organizerIds: [],
+    categoryIds: [],
+    tagIds: [],
+    ...overrides,
+    type: EVENT_TYPE,
+  };
+}
+
+export function newVenue(overrides: Partial<NewVenue> = {}): NewVenue {
+  return {
+    ...post(VENUE_TYPE, overrides),
+    address: '',
+    city: '',
+    country: '',
+    province: '',
+    state: '',
+    zip: '',
+    phone: '',
+    website: '',
+    stateProvince: '',
+    showMap: null,
+    showMapLink: null,
+    geoLat: null,
+    geoLng: null,
+    ...overrides,
+    type: VENUE_TYPE,
+  };
+}
+
+export function newOrganizer(overrides: Partial<NewOrganizer> = {}): NewOrganizer {
+  return { ...post(ORGANIZER_TYPE, overrides), phone: '', website: '', email: '', ...overrides, type: ORGANIZER_TYPE };
+}
+
+export const taxonomies = { category: CATEGORY_TAXONOMY, tag: TAG_TAXONOMY } as const;
