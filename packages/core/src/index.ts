@@ -8,6 +8,7 @@ export { coreErrors } from './http/errors.js';
 export { ApiRequest } from './http/api-request.js';
 export { ApiResponse, respond } from './http/api-response.js';
 export { readBody, DEFAULT_BODY_LIMIT, type ReadBodyOptions } from './http/body.js';
+export { toSiteRequest, groupHeaders, type NodeRequestParts } from './http/adapter-kit.js';
 export { encodeJson } from './http/json.js';
 export { headerValue, type RequestBody, type SiteRequest, type SiteResponse, type UploadedFile } from './http/request.js';
 

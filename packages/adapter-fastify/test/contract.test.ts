@@ -1,0 +1,5 @@
+import { adapterContractSuite } from '@siterest/core/testing';
+import { memoryStore } from '@siterest/store-memory';
+import { serveWithFastify } from './serve.js';
+
+adapterContractSuite('fastify', { createStore: () => memoryStore(), serve: (site) => serveWithFastify(site) });
