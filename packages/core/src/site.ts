@@ -136,16 +136,29 @@ export class Site implements PipelineContext {
   }
 
   /**
-   * Creates an application password for a user (by id or login). The secret is returned once, here; only
-   * its hash is stored.
+   * Creates an application password for a user (by id or login), random unless `password` is given. The
+   * secret is returned once, here; only its hash is stored.
    */
-  async createApplicationPassword(user: number | string, name: string): Promise<{ password: string; uuid: string; userId: number }> {
+  async createApplicationPassword(
+    user: number | string,
+    name: string,
+    options: { password?: string } = {},
+  ): Promise<{ password: string; uuid: string; userId: number }> {
     await this.ready();
     const record = typeof user === 'number' ? await this.store.users.get(user) : await this.store.users.findByLogin(user);
     if (!record) throw new Error(`No user ${String(user)}.`);
-    const created = newApplicationPasswordRecord(record.id, name, Math.floor(this.now() / 1000));
+    const created = newApplicationPasswordRecord(record.id, name, Math.floor(this.now() / 1000), options.password);
     await this.store.applicationPasswords.create(created.record);
     return { password: created.password, uuid: created.record.uuid, userId: record.id };
+  }
+
+  /** Removes a user's application passwords of that name (the example servers rotate theirs on start). */
+  async revokeApplicationPasswords(user: number, name: string): Promise<number> {
+    await this.ready();
+    const records = await this.store.applicationPasswords.listForUser(user);
+    let removed = 0;
+    for (const record of records) if (record.name === name && (await this.store.applicationPasswords.delete(record.uuid))) removed++;
+    return removed;
   }
 
   async close(): Promise<void> {

@@ -45,8 +45,10 @@ export function newApplicationPasswordRecord(
   userId: number,
   name: string,
   nowSeconds: number,
+  chosen?: string,
 ): { password: string; record: ApplicationPasswordRecord } {
-  const password = generateApplicationPassword();
+  const password = chosen ?? generateApplicationPassword();
+  if (!normalizeApplicationPassword(password)) throw new Error('An application password needs letters or digits.');
   return {
     password,
     record: {

@@ -1,0 +1,26 @@
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { siterestExpress } from '@siterest/adapter-express';
+import { announceAddress, banner, createExampleSite, readConfig, runUntilSignalled, startServer } from '@siterest/examples-shared';
+
+/** A small Express app embedding siterest at /api, with demo data. */
+startServer(async () => {
+  const config = readConfig();
+  const example = await createExampleSite(config);
+
+  const app = express();
+  app.get('/', (_req, res) => res.redirect('/api/'));
+  app.use('/api', siterestExpress(example.site));
+
+  const server = app.listen(config.PORT, config.HOST);
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+  await announceAddress(example, config.HOST, (server.address() as AddressInfo).port);
+  console.log(banner('Express', example));
+  runUntilSignalled(async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await example.site.close();
+  });
+});
