@@ -1,3 +1,4 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSite, manualClock, silentLogger, type SiteStore } from '@siterest/core';
 import { basicAuth, comparable, rawRequest, type RunningServer } from '@siterest/core/testing';
@@ -16,6 +17,20 @@ export const NOT_REPLAYED: Record<string, string> = {
   '076': 'tec/v1 is not part of siterest',
   '077': 'tec/v1 is not part of siterest',
   '078': 'tec/v1 is not part of siterest',
+};
+
+/**
+ * Where siterest deliberately answers differently (docs/compatibility.md): each entry turns the captured answer
+ * into siterest's, from what earlier captures showed of the same record.
+ */
+type Body = Record<string, any>;
+const DEVIATIONS: Record<string, (expected: Body, seen: Map<number, Body>) => Body> = {
+  // An event update keeps what it does not name: the publication date, the website and the organizers
+  // (upstream resets them).
+  '079': (expected, seen) => {
+    const before = seen.get(expected.id)!;
+    return { ...expected, date: before.date, date_utc: before.date_utc, website: before.website, organizer: before.organizer };
+  },
 };
 
 /** The last calendar capture; Redirection's follow. */
@@ -46,6 +61,8 @@ export function replayCaptures(options: ReplayOptions): void {
     let store: SiteStore;
     let authorization = '';
     const clock = manualClock('2026-11-21T16:41:37Z');
+    /** The latest answer seen for each record id, for the deviations. */
+    const seen = new Map<number, Body>();
 
     beforeAll(async () => {
       // A fresh WordPress has posts 1–4 and the term "Uncategorized" (1); the captured site continued from there.
@@ -79,17 +96,30 @@ export function replayCaptures(options: ReplayOptions): void {
             body: capture.request.body,
           }),
         );
-        expectLike(response, capture);
+        expectLike(response, capture, seen);
       });
     }
   });
 }
 
-function expectLike(response: { status: number; headers: Array<[string, string]>; body: string }, capture: Capture): void {
+function expectLike(
+  response: { status: number; headers: Array<[string, string]>; body: string },
+  capture: Capture,
+  seen: Map<number, Body>,
+): void {
   const expectedHeaders = capture.response.headers.map(([name, value]): [string, string] => [name, translateString(value)]);
   const raw = capture.response.body;
-  const expected = INDEXES.has(capture.id) ? translateIndex(JSON.parse(raw)) : translateValue(JSON.parse(raw));
+  const translated = (INDEXES.has(capture.id) ? translateIndex(JSON.parse(raw)) : translateValue(JSON.parse(raw))) as Body;
+  const deviation = DEVIATIONS[capture.id];
+  const expected = deviation ? deviation(translated, seen) : translated;
+  remember(expected, seen);
   const actual = JSON.parse(response.body);
+  // REPLAY_DUMP=<dir> writes both sides of every exchange, for investigating a mismatch with a JSON diff tool.
+  if (process.env.REPLAY_DUMP) {
+    mkdirSync(process.env.REPLAY_DUMP, { recursive: true });
+    writeFileSync(`${process.env.REPLAY_DUMP}/${capture.id}.expected.json`, JSON.stringify(normalizeEmails(expected), null, 1));
+    writeFileSync(`${process.env.REPLAY_DUMP}/${capture.id}.actual.json`, JSON.stringify(normalizeEmails(actual), null, 1));
+  }
   expect({ status: response.status, body: normalizeEmails(actual) }).toEqual({
     status: capture.response.status,
     body: normalizeEmails(expected),
@@ -98,5 +128,11 @@ function expectLike(response: { status: number; headers: Array<[string, string]>
   expect(JSON.stringify(normalizeEmails(actual))).toBe(JSON.stringify(normalizeEmails(expected)));
   expect(response.headers).toEqual(expectedHeaders);
   // Byte for byte, where WordPress's output is deterministic.
-  if (!INDEXES.has(capture.id) && !raw.includes('"email"')) expect(response.body).toBe(translateRawJson(raw));
+  if (!INDEXES.has(capture.id) && !raw.includes('"email"') && !deviation) expect(response.body).toBe(translateRawJson(raw));
+}
+
+/** Keeps the latest shape of every record a body carries (single objects and list items). */
+function remember(body: Body, seen: Map<number, Body>): void {
+  const items = Array.isArray(body.events) ? body.events : typeof body.id === 'number' && 'global_id' in body ? [body] : [];
+  for (const item of items) seen.set(item.id, item);
 }

@@ -26,13 +26,13 @@ export async function seedDemoSite(site: Site): Promise<DemoSummary> {
   await site.ready();
   let categories = 0;
   for (const category of CATEGORY_TREE) {
-    const parent = await createTerm(site, CATEGORIES, { name: category.name, description: category.description });
+    const parent = await createTerm(site.store, CATEGORIES, { name: category.name, description: category.description });
     categories++;
     for (const child of category.children ?? []) {
-      await createTerm(site, CATEGORIES, { name: child, parentId: parent.id });
+      await createTerm(site.store, CATEGORIES, { name: child, parentId: parent.id });
       categories++;
     }
   }
-  for (const name of TAG_NAMES) await createTerm(site, TAGS, { name });
+  for (const name of TAG_NAMES) await createTerm(site.store, TAGS, { name });
   return { categories, tags: TAG_NAMES.length };
 }

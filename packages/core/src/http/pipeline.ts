@@ -86,7 +86,11 @@ interface DispatchState {
   route: CompiledRoute | null;
 }
 
-async function runArgs(request: ApiRequest, state: DispatchState): Promise<void> {
+/**
+ * WordPress's argument phases for the matched endpoint: required args, validate callbacks, then type checks
+ * and sanitizing. Throws the WordPress error; on success the request holds the sanitized values.
+ */
+export async function validateArgs(request: ApiRequest): Promise<void> {
   const endpoint = request.endpoint!;
   const missing = Object.entries(endpoint.args)
     .filter(([name, spec]) => spec.required === true && !request.has(name))
@@ -133,7 +137,6 @@ async function runArgs(request: ApiRequest, state: DispatchState): Promise<void>
     }
   }
   if (Object.keys(invalid).length) throw coreErrors.invalidParams(invalid, details);
-  void state;
 }
 
 async function dispatch(
@@ -160,7 +163,7 @@ async function dispatch(
   for (const [name, resolve] of match.endpoint.dynamicDefaults) defaults[name] = resolve(ctx);
   request.setDefaults(defaults);
   if (body.jsonError) throw body.jsonError;
-  await runArgs(request, state);
+  await validateArgs(request);
   const permission = match.endpoint.permission;
   if (permission) {
     const verdict = await permission(request);

@@ -1,12 +1,21 @@
 import { defineNamespace, type NamespaceDefinition } from '../../registry/types.js';
 import { CALENDAR_NAMESPACE } from './constants.js';
+import { eventRoutes } from './events/routes.js';
+import { ORGANIZERS, VENUES } from './linked/kinds.js';
+import { linkedRoutes } from './linked/routes.js';
 import { termRoutes } from './terms/routes.js';
 import { CATEGORIES, TAGS } from './terms/taxonomies.js';
 
-/** `cal/events/v1`: The Events Calendar's REST API v1. */
+/** `cal/events/v1`: The Events Calendar's REST API v1, routes in upstream's registration order. */
 export function calendarNamespace(): NamespaceDefinition {
   return defineNamespace({
     namespace: CALENDAR_NAMESPACE,
-    routes: [...termRoutes(CATEGORIES), ...termRoutes(TAGS)],
+    routes: [
+      ...eventRoutes(),
+      ...linkedRoutes(VENUES),
+      ...linkedRoutes(ORGANIZERS),
+      ...termRoutes(CATEGORIES),
+      ...termRoutes(TAGS),
+    ],
   });
 }

@@ -35,7 +35,7 @@ async function termWithContext(request: ApiRequest, term: TermRecord, links: boo
   const data = serializeTerm(term, {
     apiRoot: request.apiRoot,
     settings: request.site.settings,
-    slugPath: await slugPath(request.site, term),
+    slugPath: await slugPath(request.site.store, term),
   });
   if (links) {
     const itemRoute = request.site.registry.findRoute(`/${CALENDAR_NAMESPACE}/${term.taxonomy === 'post_tag' ? 'tags' : 'categories'}/${term.id}`);
@@ -149,7 +149,7 @@ export function termRoutes(tax: TaxonomyConfig): RouteDefinition[] {
 
   const create = async (request: ApiRequest) => {
     checkParent(request, tax);
-    const term = await createTerm(request.site, tax, termInput(request, tax));
+    const term = await createTerm(request.site.store, tax, termInput(request, tax));
     return respond(await termWithContext(request, term, true), 201, {
       Location: request.restUrl(`wp/v2/${tax.wpRestBase}/${term.id}`),
     });
@@ -159,7 +159,7 @@ export function termRoutes(tax: TaxonomyConfig): RouteDefinition[] {
 
   const update = async (request: ApiRequest) => {
     checkParent(request, tax);
-    const term = await updateTerm(request.site, tax, await loadTerm(request, tax), termInput(request, tax));
+    const term = await updateTerm(request.site.store, tax, await loadTerm(request, tax), termInput(request, tax));
     return termWithContext(request, term, true);
   };
 

@@ -1,4 +1,4 @@
-import type { SiteContext } from '../../../site-context.js';
+import type { SiteStore } from '../../../store/repositories.js';
 import type { TermRecord } from '../../../store/records.js';
 import type { TermOrderBy, TermQuery } from '../../../store/queries.js';
 import { ksesShort, sanitizeTermName, sanitizeTitle } from '../../../text/sanitize.js';
@@ -18,13 +18,13 @@ export interface TermInput {
 }
 
 /** Slugs from the top ancestor down to the term (category archive URLs nest them). */
-export async function slugPath(site: SiteContext, term: TermRecord): Promise<string[]> {
+export async function slugPath(store: SiteStore, term: TermRecord): Promise<string[]> {
   const path = [term.slug];
   const seen = new Set([term.id]);
   let parentId = term.parentId;
   while (parentId && !seen.has(parentId)) {
     seen.add(parentId);
-    const parent = await site.store.terms.get(parentId);
+    const parent = await store.terms.get(parentId);
     if (!parent) break;
     path.unshift(parent.slug);
     parentId = parent.parentId;
@@ -32,69 +32,69 @@ export async function slugPath(site: SiteContext, term: TermRecord): Promise<str
   return path;
 }
 
-async function slugTaken(site: SiteContext, taxonomy: string, slug: string, exceptId?: number): Promise<boolean> {
-  const found = await site.store.terms.findBySlug(taxonomy, slug);
+async function slugTaken(store: SiteStore, taxonomy: string, slug: string, exceptId?: number): Promise<boolean> {
+  const found = await store.terms.findBySlug(taxonomy, slug);
   return found !== null && found.id !== exceptId;
 }
 
 /** wp_unique_term_slug: parent slugs first for child terms, then `-2`, `-3`, … */
-async function uniqueSlug(site: SiteContext, tax: TaxonomyConfig, slug: string, parentId: number, exceptId?: number): Promise<string> {
-  if (!(await slugTaken(site, tax.taxonomy, slug, exceptId))) return slug;
+async function uniqueSlug(store: SiteStore, tax: TaxonomyConfig, slug: string, parentId: number, exceptId?: number): Promise<string> {
+  if (!(await slugTaken(store, tax.taxonomy, slug, exceptId))) return slug;
   let candidate = slug;
   if (tax.hierarchical && parentId) {
-    let parent = await site.store.terms.get(parentId);
+    let parent = await store.terms.get(parentId);
     while (parent) {
       candidate += `-${parent.slug}`;
-      if (!(await slugTaken(site, tax.taxonomy, candidate, exceptId))) return candidate;
-      parent = parent.parentId ? await site.store.terms.get(parent.parentId) : null;
+      if (!(await slugTaken(store, tax.taxonomy, candidate, exceptId))) return candidate;
+      parent = parent.parentId ? await store.terms.get(parent.parentId) : null;
     }
   }
   for (let n = 2; ; n++) {
     const numbered = `${candidate}-${n}`;
-    if (!(await slugTaken(site, tax.taxonomy, numbered, exceptId))) return numbered;
+    if (!(await slugTaken(store, tax.taxonomy, numbered, exceptId))) return numbered;
   }
 }
 
-export async function createTerm(site: SiteContext, tax: TaxonomyConfig, input: TermInput): Promise<TermRecord> {
+export async function createTerm(store: SiteStore, tax: TaxonomyConfig, input: TermInput): Promise<TermRecord> {
   const name = sanitizeTermName(input.name ?? '');
   if (!name) throw calendarErrors.emptyTermName();
   const parentId = tax.hierarchical ? (input.parentId ?? 0) : 0;
   const slugProvided = Boolean(input.slug);
   const slug = sanitizeTitle(slugProvided ? input.slug! : name) || sanitizeTitle(name);
 
-  const nameMatch = (await site.store.terms.findByName(tax.taxonomy, name, parentId))[0];
+  const nameMatch = (await store.terms.findByName(tax.taxonomy, name, parentId))[0];
   if (nameMatch) {
-    const slugMatch = await site.store.terms.findBySlug(tax.taxonomy, slug);
+    const slugMatch = await store.terms.findBySlug(tax.taxonomy, slug);
     if (!slugProvided || nameMatch.slug === slug || slugMatch) {
       if (!tax.hierarchical) throw calendarErrors.termExists(false, nameMatch.id);
-      const siblings = (await site.store.terms.list({ taxonomy: tax.taxonomy, parentId, orderBy: 'none', order: 'asc', offset: 0, limit: 10_000 })).items;
+      const siblings = (await store.terms.list({ taxonomy: tax.taxonomy, parentId, orderBy: 'none', order: 'asc', offset: 0, limit: 10_000 })).items;
       let existing: TermRecord | undefined;
       if ((!slugProvided || nameMatch.slug === slug) && siblings.some((t) => t.name === name)) existing = nameMatch;
       else if (slugMatch && siblings.some((t) => t.slug === slug)) existing = slugMatch;
       if (existing) throw calendarErrors.termExists(true, existing.id);
     }
   }
-  return site.store.terms.create({
+  return store.terms.create({
     taxonomy: tax.taxonomy,
     name,
-    slug: await uniqueSlug(site, tax, slug, parentId),
+    slug: await uniqueSlug(store, tax, slug, parentId),
     description: ksesShort(input.description ?? ''),
     parentId,
   });
 }
 
-async function isAncestorOrSelf(site: SiteContext, termId: number, candidateParent: number): Promise<boolean> {
+async function isAncestorOrSelf(store: SiteStore, termId: number, candidateParent: number): Promise<boolean> {
   let current: number = candidateParent;
   const seen = new Set<number>();
   while (current && !seen.has(current)) {
     if (current === termId) return true;
     seen.add(current);
-    current = (await site.store.terms.get(current))?.parentId ?? 0;
+    current = (await store.terms.get(current))?.parentId ?? 0;
   }
   return false;
 }
 
-export async function updateTerm(site: SiteContext, tax: TaxonomyConfig, term: TermRecord, input: TermInput): Promise<TermRecord> {
+export async function updateTerm(store: SiteStore, tax: TaxonomyConfig, term: TermRecord, input: TermInput): Promise<TermRecord> {
   const patch: Partial<TermRecord> = {};
   let name = term.name;
   if (input.name !== undefined) {
@@ -105,19 +105,19 @@ export async function updateTerm(site: SiteContext, tax: TaxonomyConfig, term: T
   if (input.description !== undefined) patch.description = ksesShort(input.description);
   let parentId = term.parentId;
   if (tax.hierarchical && input.parentId !== undefined && input.parentId !== term.parentId) {
-    if (await isAncestorOrSelf(site, term.id, input.parentId)) throw calendarErrors.termParentLoop();
+    if (await isAncestorOrSelf(store, term.id, input.parentId)) throw calendarErrors.termParentLoop();
     parentId = input.parentId;
     patch.parentId = parentId;
   }
   const emptySlug = input.slug !== undefined && !input.slug;
   let slug = emptySlug ? sanitizeTitle(name) : input.slug !== undefined ? sanitizeTitle(input.slug) : term.slug;
-  if (await slugTaken(site, tax.taxonomy, slug, term.id)) {
+  if (await slugTaken(store, tax.taxonomy, slug, term.id)) {
     if (!emptySlug && parentId === term.parentId) throw calendarErrors.duplicateTermSlug(slug);
-    slug = await uniqueSlug(site, tax, slug, parentId, term.id);
+    slug = await uniqueSlug(store, tax, slug, parentId, term.id);
   }
   if (slug !== term.slug) patch.slug = slug;
   if (!Object.keys(patch).length) return term;
-  return site.store.terms.update(term.id, patch);
+  return store.terms.update(term.id, patch);
 }
 
 export interface TermListParams {

@@ -1,0 +1,130 @@
+import type { SiteSettings } from '../../../settings.js';
+import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../../../store/records.js';
+import type { SiteStore } from '../../../store/repositories.js';
+import { dateDetails } from '../../../time.js';
+import { CALENDAR_NAMESPACE } from '../constants.js';
+import { costDetails, costRows, eventJsonLd, formatCost, renderContent, renderExcerpt, renderTitle, timezoneAbbr } from '../format/index.js';
+import { ORGANIZERS, VENUES } from '../linked/kinds.js';
+import { serializeLinked } from '../linked/serialize.js';
+import { permalink } from '../posts/permalinks.js';
+import { globalIds, postHead } from '../posts/serialize.js';
+import { serializeEmbeddedTerm } from '../terms/serialize.js';
+import { EVENTS } from './kind.js';
+
+/** Records an event's wire shape needs besides the event: its terms, venue and organizers. */
+export interface EventRelations {
+  terms: Map<number, TermRecord>;
+  venues: Map<number, VenueRecord>;
+  organizers: Map<number, OrganizerRecord>;
+}
+
+/** Loads what a page of events links to in three store calls, not three per event. */
+export async function loadRelations(store: SiteStore, events: readonly EventRecord[]): Promise<EventRelations> {
+  const termIds = new Set<number>();
+  const venueIds = new Set<number>();
+  const organizerIds = new Set<number>();
+  for (const event of events) {
+    for (const id of event.categoryIds) termIds.add(id);
+    for (const id of event.tagIds) termIds.add(id);
+    for (const id of event.venueIds) venueIds.add(id);
+    for (const id of event.organizerIds) organizerIds.add(id);
+  }
+  const [terms, venues, organizers] = await Promise.all([
+    termIds.size ? store.terms.getMany([...termIds]) : [],
+    venueIds.size ? store.venues.getMany([...venueIds]) : [],
+    organizerIds.size ? store.organizers.getMany([...organizerIds]) : [],
+  ]);
+  return {
+    terms: new Map(terms.map((t) => [t.id, t])),
+    venues: new Map(venues.map((v) => [v.id, v])),
+    organizers: new Map(organizers.map((o) => [o.id, o])),
+  };
+}
+
+export interface EventSerializeOptions {
+  settings: SiteSettings;
+  apiRoot: string;
+  /** Single reads (GET by id or slug) carry schema.org data. */
+  withJsonLd: boolean;
+  /** The caller may not see a password-protected event's content. */
+  redact: boolean;
+  /** Whether the caller may see a linked venue/organizer's content (password protection). */
+  linkedUnlocked: (record: VenueRecord | OrganizerRecord) => boolean;
+}
+
+/** Terms of one taxonomy on an event, ordered by name as WordPress returns them. */
+function embeddedTerms(ids: readonly number[], relations: EventRelations, apiRoot: string): Array<Record<string, unknown>> {
+  return ids
+    .map((id) => relations.terms.get(id))
+    .filter((t): t is TermRecord => t !== undefined)
+    .sort((a, b) => (a.name.toLowerCase() < b.name.toLowerCase() ? -1 : a.name.toLowerCase() > b.name.toLowerCase() ? 1 : a.id - b.id))
+    .map((term) => serializeEmbeddedTerm(term, apiRoot));
+}
+
+/** An event as TEC's repository puts it on the wire (calendar.md 2.1), key order included. */
+export function serializeEvent(event: EventRecord, relations: EventRelations, options: EventSerializeOptions): Record<string, unknown> {
+  const { settings, apiRoot, redact } = options;
+  const url = permalink(event, EVENTS, settings);
+  const head = postHead(event, EVENTS, settings);
+  const venues = event.venueIds.map((id) => relations.venues.get(id)).filter((v): v is VenueRecord => v !== undefined);
+  const organizers = event.organizerIds
+    .map((id) => relations.organizers.get(id))
+    .filter((o): o is OrganizerRecord => o !== undefined);
+  const linked = (kind: typeof VENUES | typeof ORGANIZERS, record: VenueRecord | OrganizerRecord) =>
+    serializeLinked(kind, record, { settings, withJsonLd: options.withJsonLd, redact: !options.linkedUnlocked(record) });
+  const meta = { currencySymbol: event.currencySymbol, currencyPosition: event.currencyPosition, currencyCode: event.currencyCode };
+  const costs = costRows(event.cost);
+  const data: Record<string, unknown> = {
+    id: event.id,
+    ...globalIds(event, settings),
+    author: head.author,
+    status: head.status,
+    date: head.date,
+    date_utc: head.date_utc,
+    modified: head.modified,
+    modified_utc: head.modified_utc,
+    url,
+    rest_url: `${apiRoot}${CALENDAR_NAMESPACE}/events/${event.id}`,
+    title: renderTitle(event.title),
+    description: redact ? '' : renderContent(event.content),
+    excerpt: redact ? '' : renderExcerpt(event.excerpt),
+    slug: event.slug,
+    image: false,
+    all_day: redact ? null : event.allDay,
+    start_date: event.startDate,
+    start_date_details: dateDetails(event.startDate),
+    end_date: event.endDate,
+    end_date_details: dateDetails(event.endDate),
+    utc_start_date: event.startDateUtc,
+    utc_start_date_details: dateDetails(event.startDateUtc),
+    utc_end_date: event.endDateUtc,
+    utc_end_date_details: dateDetails(event.endDateUtc),
+    timezone: event.timezone,
+    timezone_abbr: event.timezone ? timezoneAbbr(event.timezone, event.startDate, settings) : '',
+    cost: redact ? '' : formatCost(costs, meta, settings),
+    cost_details: redact
+      ? { currency_symbol: '', currency_position: '', currency_code: '', values: [] }
+      : costDetails(costs, meta),
+    website: redact ? '' : event.website ?? url,
+    show_map: redact ? null : event.showMap ?? true,
+    show_map_link: redact ? null : event.showMapLink ?? true,
+    hide_from_listings: redact ? null : event.hideFromListings,
+    sticky: redact ? null : event.menuOrder === -1,
+    featured: redact ? null : event.featured,
+    categories: redact ? [] : embeddedTerms(event.categoryIds, relations, apiRoot),
+    tags: redact ? [] : embeddedTerms(event.tagIds, relations, apiRoot),
+    venue: redact || !venues.length ? [] : linked(VENUES, venues[0]!),
+    organizer: redact ? [] : organizers.map((o) => linked(ORGANIZERS, o)),
+    custom_fields: [],
+  };
+  if (options.withJsonLd) {
+    data.json_ld = eventJsonLd({
+      event,
+      permalink: url,
+      settings,
+      venue: venues[0] ? { venue: venues[0] } : null,
+      organizer: organizers[0] ? { organizer: organizers[0] } : null,
+    });
+  }
+  return data;
+}

@@ -1,0 +1,221 @@
+import type { ArgSpec } from '../../../args/spec.js';
+import type { ApiRequest } from '../../../http/api-request.js';
+import { respond } from '../../../http/api-response.js';
+import { intval } from '../../../http/php.js';
+import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type RouteDefinition } from '../../../registry/types.js';
+import type { OrganizerRecord, VenueRecord } from '../../../store/records.js';
+import type { StatusFilter } from '../../../store/queries.js';
+import { formatWpDate } from '../../../time.js';
+import { CALENDAR_NAMESPACE, EVENT_CAPS } from '../constants.js';
+import { canDelete, canEdit, canRead, unlocked } from '../posts/access.js';
+import { isTruthy } from '../posts/inputs.js';
+import { nextPageUrl, previousPageUrl, withQuery } from '../posts/rest-url.js';
+import { allowedStatuses, isPostStatus, statusListValidator } from '../posts/status.js';
+import { isImageOrEmpty, isStringOrEmpty, isTime, isUrlOrEmpty } from '../posts/validators.js';
+import { sanitizePerPage } from '../terms/routes.js';
+import { isEventId, isOrganizerId, isOrganizerSlug, isPositiveInt, isString, isUserId, isVenueId, isVenueSlug } from '../validators.js';
+import type { AnyLinkedKind } from './kinds.js';
+import { serializeLinked } from './serialize.js';
+import { createLinked, linkedQuery, trashLinked, updateLinked } from './service.js';
+
+type LinkedRecord = VenueRecord | OrganizerRecord;
+
+/** Statuses of the events that count as links for this caller (drafts only for those who may edit events). */
+export function countedEventStatuses(request: ApiRequest): string[] {
+  return request.can(EVENT_CAPS.edit_posts) ? ['publish', 'future', 'draft', 'pending', 'private'] : ['publish'];
+}
+
+/** The kind's create args, keyed and ordered as upstream registers them. */
+export function linkedCreateArgs(kind: AnyLinkedKind): Record<string, ArgSpec> {
+  const label = kind.name;
+  const optional = kind.name === 'organizer' ? { default: null } : {};
+  const args: Record<string, ArgSpec> = {
+    author: { type: 'integer', ...optional, description: `The ${label} author ID`, validate: isUserId },
+    date: { type: 'string', ...optional, description: `The ${label} publication date`, validate: isTime },
+    date_utc: { type: 'string', ...optional, description: `The ${label} publication date (UTC time zone)`, validate: isTime },
+    [label]: { type: 'string', ...optional, description: `The ${label} name`, required: true, validate: isString },
+    description: { type: 'string', default: null, description: `The ${label} description`, validate: isStringOrEmpty },
+    status: { type: 'string', ...optional, description: `The ${label} post status`, validate: isPostStatus },
+  };
+  if (kind.hasMapFlags) {
+    args.show_map = { type: 'string', default: null, description: 'Whether events linked to the venue should show a map or not' };
+    args.show_map_link = { type: 'string', default: null, description: 'Whether events linked to the venue should show a map link or not' };
+  }
+  for (const field of kind.fields) {
+    args[field.wire] = { type: 'string', default: null, description: field.description, validate: field.url ? isUrlOrEmpty : isStringOrEmpty };
+  }
+  args.image = { type: 'string', default: null, description: 'The organizer featured image ID or URL', validate: isImageOrEmpty };
+  return args;
+}
+
+function unrequired(args: Record<string, ArgSpec>): Record<string, ArgSpec> {
+  return Object.fromEntries(Object.entries(args).map(([name, spec]) => [name, { ...spec, required: false }]));
+}
+
+async function loadById(request: ApiRequest, kind: AnyLinkedKind, id: number): Promise<LinkedRecord | null> {
+  return request.remember(`${kind.type}:${id}`, async () => (await kind.repository(request.site.store).get(id)) as LinkedRecord | null);
+}
+
+async function target(request: ApiRequest, kind: AnyLinkedKind): Promise<LinkedRecord | null> {
+  if (request.has('id')) return loadById(request, kind, intval(request.get('id')));
+  const id = await request.site.store.posts.idBySlug(kind.type, String(request.get('slug') ?? ''));
+  return id === null ? null : loadById(request, kind, id);
+}
+
+async function mustTarget(request: ApiRequest, kind: AnyLinkedKind): Promise<LinkedRecord> {
+  const record = await target(request, kind);
+  // The id/slug validators proved it exists; a concurrent change lands here.
+  if (!record || record.type !== kind.type) throw kind.errors.couldNotUpdate();
+  return record;
+}
+
+function single(request: ApiRequest, kind: AnyLinkedKind, record: LinkedRecord, withJsonLd: boolean): Record<string, unknown> {
+  return serializeLinked(kind, record, { settings: request.site.settings, withJsonLd, redact: !unlocked(request, kind, record) });
+}
+
+/** `/venues` and `/organizers`, their id routes and their by-slug routes (calendar.md 3.4, 4.5). */
+export function linkedRoutes(kind: AnyLinkedKind, docs: LinkedDocs = {}): RouteDefinition[] {
+  const label = kind.name;
+  const plural = kind.plural;
+  const Plural = plural[0]!.toUpperCase() + plural.slice(1);
+  const listArgs: Record<string, ArgSpec> = {
+    page: { default: 1, description: 'The archive page to return', type: 'integer', validate: isPositiveInt },
+    per_page: {
+      default: '10',
+      defaultFrom: (site) => String(site.settings.posts_per_page || 20),
+      description: `The number of ${plural} to return on each page`,
+      type: 'integer',
+      validate: isPositiveInt,
+      sanitize: sanitizePerPage,
+    },
+    search: { description: `${Plural} should contain the specified string in the title, description or custom fields`, type: 'string', validate: isString },
+    event: { description: `${Plural} should be related to this event`, type: 'integer', validate: isEventId },
+    has_events: { description: `${Plural} should have events associated to them` },
+    only_with_upcoming: { description: `${Plural} should have upcoming events associated to them`, default: false },
+    status: { format: 'string', description: 'The organizer post status', validate: statusListValidator(kind) },
+  };
+  const createArgs = linkedCreateArgs(kind);
+  const idArg: ArgSpec = {
+    in: 'path',
+    type: 'integer',
+    description: `the ${label} post ID`,
+    required: true,
+    validate: kind.name === 'venue' ? isVenueId : isOrganizerId,
+  };
+  const slugArg: ArgSpec = {
+    in: 'path',
+    type: 'string',
+    description: `the ${label} post name`,
+    required: true,
+    validate: kind.name === 'venue' ? isVenueSlug : isOrganizerSlug,
+  };
+  const base = `${CALENDAR_NAMESPACE}/${plural}/`;
+
+  const list = async (request: ApiRequest) => {
+    const page = intval(request.get('page') ?? 1);
+    const perPage = intval(request.get('per_page')) || 10;
+    let statuses: StatusFilter;
+    let statusForUrl: string | string[];
+    if (request.has('status')) {
+      statuses = allowedStatuses(request, kind, request.get('status')) ?? ['publish'];
+      statusForUrl = [...statuses];
+    } else {
+      statuses = request.can(kind.caps.edit_posts) ? 'any' : ['publish'];
+      statusForUrl = statuses === 'any' ? 'any' : 'publish';
+    }
+    const hasEvents = request.has('has_events') ? isTruthy(request.get('has_events')) : undefined;
+    const { items, total } = await kind.repository(request.site.store).list(
+      linkedQuery({
+        statuses,
+        page,
+        perPage,
+        search: request.has('search') ? String(request.get('search')) : undefined,
+        eventId: request.has('event') ? intval(request.get('event')) : undefined,
+        hasEvents,
+        onlyWithUpcoming: isTruthy(request.get('only_with_upcoming')),
+        eventStatuses: countedEventStatuses(request),
+        nowUtc: formatWpDate(request.site.now(), 'UTC'),
+      }),
+    );
+    if (!items.length && page > 1) throw kind.errors.archivePageNotFound();
+    const restUrl = withQuery(request.restUrl(base), [
+      ['page', page],
+      ['per_page', perPage],
+      ['event', request.has('event') ? intval(request.get('event')) : null],
+      ['has_events', request.has('has_events') ? String(request.get('has_events')) : null],
+      ['status', statusForUrl],
+    ]);
+    const data: Record<string, unknown> = {
+      [plural]: items.map((record) => single(request, kind, record as LinkedRecord, false)),
+      rest_url: restUrl,
+    };
+    if (page * perPage < total) data.next_rest_url = nextPageUrl(restUrl, page);
+    if (page > 1 && (page - 2) * perPage < total) data.previous_rest_url = previousPageUrl(restUrl, page);
+    const totalPages = total > 0 ? Math.ceil(total / perPage) : 0;
+    data.total = total;
+    data.total_pages = totalPages;
+    return respond(data, 200, { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages });
+  };
+
+  const create = async (request: ApiRequest) => {
+    const { record } = await createLinked(request, request.site.store, kind);
+    return respond(single(request, kind, record, false), 201);
+  };
+
+  const read = async (request: ApiRequest) => {
+    const record = await mustTarget(request, kind);
+    if (!canRead(request, kind, record)) throw kind.errors.notAccessible();
+    return single(request, kind, record, true);
+  };
+
+  const update = async (request: ApiRequest) => {
+    const record = await updateLinked(request, request.site.store, kind, await mustTarget(request, kind));
+    return single(request, kind, record, false);
+  };
+
+  const remove = async (request: ApiRequest) => {
+    const record = await mustTarget(request, kind);
+    if (record.status === 'trash') throw kind.errors.inTrash();
+    return single(request, kind, await trashLinked(request, request.site.store, kind, record), false);
+  };
+
+  const canCreate = (request: ApiRequest) => request.can(kind.caps.edit_posts);
+  const canUpdate = async (request: ApiRequest) => {
+    const record = await target(request, kind);
+    return record ? canEdit(request, kind, record) : request.can(kind.caps.edit_posts);
+  };
+  const canTrash = async (request: ApiRequest) => {
+    const record = await target(request, kind);
+    return record ? canDelete(request, kind, record) : request.can(kind.caps.delete_posts);
+  };
+
+  return [
+    defineRoute(`/${plural}`, [
+      { methods: READABLE, args: listArgs, handler: list, doc: docs.list },
+      { methods: CREATABLE, args: createArgs, permission: canCreate, handler: create, doc: docs.create },
+    ]),
+    defineRoute(`/${plural}/(?P<id>\\d+)`, [
+      { methods: READABLE, args: { id: idArg }, handler: read, doc: docs.read },
+      { methods: DELETABLE, args: { id: idArg }, permission: canTrash, handler: remove, doc: docs.remove },
+      { methods: EDITABLE, args: { id: idArg, ...unrequired(createArgs) }, permission: canUpdate, handler: update, doc: docs.update },
+    ]),
+    defineRoute(`/${plural}/by-slug/(?P<slug>[^/]+)`, [
+      { methods: READABLE, args: { slug: slugArg }, handler: read, doc: docs.readBySlug },
+      { methods: DELETABLE, args: { slug: slugArg }, permission: canTrash, handler: remove, doc: docs.removeBySlug },
+      { methods: EDITABLE, args: { slug: slugArg, ...unrequired(createArgs) }, permission: canUpdate, handler: update, doc: docs.updateBySlug },
+    ]),
+  ];
+}
+
+import type { OperationDoc } from '../../../registry/types.js';
+
+export interface LinkedDocs {
+  list?: OperationDoc;
+  create?: OperationDoc;
+  read?: OperationDoc;
+  update?: OperationDoc;
+  remove?: OperationDoc;
+  readBySlug?: OperationDoc;
+  updateBySlug?: OperationDoc;
+  removeBySlug?: OperationDoc;
+}

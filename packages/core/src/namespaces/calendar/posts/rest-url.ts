@@ -1,0 +1,74 @@
+/*
+ * TEC builds archive URLs with WordPress's add_query_arg: values added from an array are written as they are
+ * (a date keeps its space), but every later call re-parses the URL and URL-encodes what was already there
+ * (`2026-11-20+00%3A00%3A00`). Clients compare these URLs, so the same steps are reproduced.
+ */
+export type QueryValue = string | number | boolean | null | undefined | ReadonlyArray<string | number>;
+
+/** PHP urlencode: letters, digits and `-_.` stay, spaces become `+`. */
+export function phpUrlencode(value: string): string {
+  return encodeURIComponent(value)
+    .replace(/[!'()*~]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`)
+    .replace(/%20/g, '+');
+}
+
+function phpUrldecode(value: string): string {
+  try {
+    return decodeURIComponent(value.replace(/\+/g, ' '));
+  } catch {
+    return value;
+  }
+}
+
+function render(value: QueryValue): string | null {
+  if (value === null || value === undefined || value === false) return null;
+  if (value === true) return '1';
+  if (Array.isArray(value)) return value.join(',');
+  return String(value);
+}
+
+function build(pairs: Array<[string, string]>): string {
+  return pairs.map(([k, v]) => `${k}=${v}`).join('&').replace(/=(&|$)/g, '$1');
+}
+
+function split(url: string): { base: string; pairs: Array<[string, string]> } {
+  const q = url.indexOf('?');
+  if (q === -1) return { base: url, pairs: [] };
+  const pairs = url
+    .slice(q + 1)
+    .split('&')
+    .filter(Boolean)
+    .map((part): [string, string] => {
+      const eq = part.indexOf('=');
+      return eq === -1 ? [part, ''] : [part.slice(0, eq), part.slice(eq + 1)];
+    });
+  return { base: url.slice(0, q), pairs };
+}
+
+/** add_query_arg( array, url ) with the URL's existing values re-encoded and the new ones written raw. */
+export function addQueryArgs(url: string, args: Array<[string, QueryValue]>, options: { reencode: boolean } = { reencode: true }): string {
+  const { base, pairs } = split(url);
+  const existing = options.reencode ? pairs.map(([k, v]): [string, string] => [k, phpUrlencode(phpUrldecode(v))]) : pairs;
+  const map = new Map(existing);
+  for (const [key, value] of args) {
+    const rendered = render(value);
+    if (rendered === null) map.delete(key);
+    else map.set(key, rendered);
+  }
+  const query = build([...map]);
+  return query ? `${base}?${query}` : base;
+}
+
+/** The first add_query_arg on a bare base URL: nothing to re-encode yet. */
+export function withQuery(base: string, args: Array<[string, QueryValue]>): string {
+  return addQueryArgs(base, args, { reencode: false });
+}
+
+export function nextPageUrl(url: string, page: number): string {
+  return addQueryArgs(addQueryArgs(url, [['page', null]]), [['page', page + 1]]);
+}
+
+export function previousPageUrl(url: string, page: number): string {
+  const without = addQueryArgs(url, [['page', null]]);
+  return page === 2 ? without : addQueryArgs(without, [['page', page - 1]]);
+}

@@ -1,0 +1,37 @@
+import type { SiteStore } from '../../../store/repositories.js';
+import { sanitizeTitle } from '../../../text/sanitize.js';
+
+const DRAFTISH = new Set(['draft', 'pending', 'auto-draft']);
+/** Slugs WordPress never gives a post (they collide with feeds and embeds). */
+const RESERVED = new Set(['embed', 'feed', 'rdf', 'rss', 'rss2', 'atom']);
+
+/**
+ * wp_insert_post's slug: the given one (sanitised) or one made from the title once the post is public; drafts
+ * without one keep none. wp_unique_post_slug then appends `-2`, `-3`… while another post of the type has it.
+ */
+export async function postSlug(
+  store: SiteStore,
+  type: string,
+  requested: string | undefined,
+  title: string,
+  status: string,
+  id?: number,
+): Promise<string> {
+  let slug = requested ? sanitizeTitle(requested) : '';
+  if (!slug) {
+    if (DRAFTISH.has(status)) return '';
+    slug = sanitizeTitle(title) || (id !== undefined ? String(id) : '');
+  }
+  if (DRAFTISH.has(status) && !requested) return slug;
+  if (!slug) return slug;
+  if (!RESERVED.has(slug) && !(await store.posts.slugTaken(type, slug, id))) return slug;
+  for (let n = 2; ; n++) {
+    const candidate = `${slug}-${n}`;
+    if (!(await store.posts.slugTaken(type, candidate, id))) return candidate;
+  }
+}
+
+/** wp_trash_post keeps the slug free for new posts by suffixing the trashed one's. */
+export function trashedSlug(slug: string): string {
+  return slug && !slug.endsWith('__trashed') ? `${slug}__trashed` : slug;
+}
