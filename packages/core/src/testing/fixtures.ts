@@ -35,7 +35,7 @@ export function newEvent(overrides: Partial<NewEvent> = {}): NewEvent {
     endDateUtc: end,
     timezone: 'UTC',
     allDay: false,
-    cost: '',
+    cost: [],
     currencySymbol: '',
     currencyCode: '',
     currencyPosition: '',

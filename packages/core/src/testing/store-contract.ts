@@ -134,7 +134,7 @@ export function storeContractSuite(name: string, factory: StoreFactory): void {
           startDateUtc: '2027-01-16 00:00:00',
           endDateUtc: '2027-01-16 03:30:00',
           timezone: 'America/New_York',
-          cost: '15',
+          cost: ['$15', '$25'],
           currencySymbol: '$',
           website: 'http://example.com',
           showMap: true,

@@ -3,7 +3,7 @@ import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../.
 import type { SiteStore } from '../../../store/repositories.js';
 import { dateDetails } from '../../../time.js';
 import { CALENDAR_NAMESPACE } from '../constants.js';
-import { costDetails, costRows, eventJsonLd, formatCost, renderContent, renderExcerpt, renderTitle, timezoneAbbr } from '../format/index.js';
+import { costDetails, eventJsonLd, formatCost, renderContent, renderExcerpt, renderTitle, timezoneAbbr } from '../format/index.js';
 import { ORGANIZERS, VENUES } from '../linked/kinds.js';
 import { serializeLinked } from '../linked/serialize.js';
 import { permalink } from '../posts/permalinks.js';
@@ -73,7 +73,7 @@ export function serializeEvent(event: EventRecord, relations: EventRelations, op
   const linked = (kind: typeof VENUES | typeof ORGANIZERS, record: VenueRecord | OrganizerRecord) =>
     serializeLinked(kind, record, { settings, withJsonLd: options.withJsonLd, redact: !options.linkedUnlocked(record) });
   const meta = { currencySymbol: event.currencySymbol, currencyPosition: event.currencyPosition, currencyCode: event.currencyCode };
-  const costs = costRows(event.cost);
+  const costs = event.cost;
   const data: Record<string, unknown> = {
     id: event.id,
     ...globalIds(event, settings),

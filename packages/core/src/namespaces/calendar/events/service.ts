@@ -69,7 +69,7 @@ function costFields(request: ApiRequest): Pick<EventFields, 'cost' | 'currencySy
   const parsed = parseCostInput(request.get('cost'));
   if (!parsed) throw coreErrors.invalidParams({ cost: 'Invalid parameter.' }, {});
   return {
-    cost: parsed.cost,
+    cost: parsed.rows,
     currencySymbol: parsed.currencySymbol,
     currencyCode: parsed.currencyCode,
     currencyPosition: parsed.currencyPosition,
@@ -108,7 +108,7 @@ export async function createEvent(request: ApiRequest): Promise<EventRecord> {
       trashedFrom: null,
       imageId: 0,
       ...schedule(request, null),
-      cost: '',
+      cost: [],
       currencySymbol: '',
       currencyCode: '',
       currencyPosition: '',

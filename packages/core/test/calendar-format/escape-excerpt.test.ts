@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { escHtml, escJs, escUrl, phpTrim } from '../../src/namespaces/calendar/format/escape.js';
+import { stripAllTags, tecExcerpt, trimWords } from '../../src/namespaces/calendar/format/excerpt.js';
+
+describe('escJs (esc_js)', () => {
+  it('escapes HTML, writes newlines as \\n and drops \\r', () => {
+    expect(escJs('<p>Jazz!</p>\n')).toBe('&lt;p&gt;Jazz!&lt;/p&gt;\\n');
+    expect(escJs('a\r\nb')).toBe('a\\nb');
+  });
+  it('encodes double quotes, slashes single quotes, strips then re-slashes backslashes', () => {
+    expect(escJs(`He said "hi" & it's ok`)).toBe(`He said &quot;hi&quot; &amp; it\\'s ok`);
+    expect(escJs('&#39;x&#039;')).toBe("\\'x\\'");
+    expect(escJs('C:\\path')).toBe('C:path');
+    expect(escJs('a\\\\b')).toBe('a\\\\b');
+  });
+  it('keeps valid entities', () => {
+    expect(escJs('Bob&#8217;s &amp; co')).toBe('Bob&#8217;s &amp; co');
+  });
+});
+
+describe('escHtml / escUrl / phpTrim', () => {
+  it('escHtml escapes quotes too', () => {
+    expect(escHtml(`<a href="x">'y' & z</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#039;y&#039; &amp; z&lt;/a&gt;');
+  });
+  it('escUrl cleans and escapes for display, raw for the database', () => {
+    expect(escUrl('http://example.com/a b?x=1&y=2')).toBe('http://example.com/a%20b?x=1&#038;y=2');
+    expect(escUrl('http://example.com/?x=1&y=2', 'db')).toBe('http://example.com/?x=1&y=2');
+    expect(escUrl('example.com')).toBe('http://example.com');
+    expect(escUrl('')).toBe('');
+    expect(escUrl('http://example.com/<script>')).toBe('http://example.com/script');
+  });
+  it('phpTrim leaves no-break spaces', () => {
+    expect(phpTrim(' \t\u00A0x\u00A0\n')).toBe('\u00A0x\u00A0');
+  });
+});
+
+describe('tecExcerpt (tribe_events_get_the_excerpt)', () => {
+  it('uses the explicit excerpt as is (no word trimming), with autop', () => {
+    expect(tecExcerpt({ excerpt: 'Jazz!', content: 'ignored' })).toBe('<p>Jazz!</p>\n');
+  });
+  it('falls back to the content, keeping only a few inline tags', () => {
+    expect(tecExcerpt({ excerpt: '', content: '<p>An evening of <strong>jazz</strong>.</p>' })).toBe('<p>An evening of jazz.</p>\n');
+    expect(tecExcerpt({ excerpt: '<p>Hi <em class="x">there</em> <img src="a.png"></p>', content: '' })).toBe('<p>Hi <em class="x">there</em> </p>\n');
+  });
+  it('treats an excerpt of "0" as no excerpt (PHP empty())', () => {
+    expect(tecExcerpt({ excerpt: '0', content: 'Body' })).toBe('<p>Body</p>\n');
+  });
+  it('removes shortcodes', () => {
+    expect(tecExcerpt({ excerpt: 'See [gallery ids="1,2"] here', content: '' })).toBe('<p>See  here</p>\n');
+  });
+  it('is empty for empty posts', () => {
+    expect(tecExcerpt({ excerpt: '', content: '' })).toBe('');
+  });
+});
+
+describe('trimWords / stripAllTags', () => {
+  it('cuts after the word limit and appends the more string', () => {
+    expect(trimWords('a b  c\nd', 3)).toBe('a b c [&hellip;]');
+    expect(trimWords('a b c', 3)).toBe('a b c');
+  });
+  it('drops script and style with their content', () => {
+    expect(stripAllTags('<p>x<script>alert(1)</script><style>p{}</style> y</p> <!-- c -->')).toBe('x y');
+  });
+});

@@ -1,0 +1,291 @@
+import { describe, expect, it } from 'vitest';
+import { antispambot, decodeAntispambot } from '../../src/namespaces/calendar/format/antispambot.js';
+import { parseCostInput } from '../../src/namespaces/calendar/format/cost.js';
+import {
+  eventJsonLd,
+  eventJsonLdUrl,
+  jsonLdDate,
+  jsonLdName,
+  jsonLdValidFrom,
+  organizerJsonLd,
+  venueJsonLd,
+} from '../../src/namespaces/calendar/format/json-ld.js';
+import { resolveSettings } from '../../src/settings.js';
+import type { EventRecord, OrganizerRecord, PostRecord, VenueRecord } from '../../src/store/records.js';
+import { captureJson, captureRequestBody, captureText, translate } from './captures.js';
+
+/* The capture site: home http://127.0.0.1:8080, UTC by offset, "$"/USD/prefix, pretty permalinks. */
+const SETTINGS = resolveSettings({ url: 'http://127.0.0.1:8080' });
+const CREATED = '2026-11-21 16:41:38';
+
+function post(type: string, id: number, fields: Partial<PostRecord>): PostRecord {
+  return {
+    id,
+    type,
+    status: 'publish',
+    authorId: 1,
+    title: '',
+    content: '',
+    excerpt: '',
+    slug: '',
+    password: '',
+    parentId: 0,
+    menuOrder: 0,
+    date: CREATED,
+    dateGmt: CREATED,
+    modified: CREATED,
+    modifiedGmt: CREATED,
+    trashedFrom: null,
+    imageId: 0,
+    ...fields,
+  };
+}
+
+function venueFrom(capture: string, id: number): VenueRecord {
+  const body = captureRequestBody(capture)!;
+  return {
+    ...post('cal_venue', id, { title: body.venue, content: body.description ?? '' }),
+    address: body.address ?? '',
+    city: body.city ?? '',
+    country: body.country ?? '',
+    province: body.province ?? '',
+    state: body.state ?? '',
+    zip: body.zip ?? '',
+    phone: body.phone ?? '',
+    website: body.website ?? '',
+    stateProvince: body.stateprovince ?? body.state ?? body.province ?? '',
+    showMap: null,
+    showMapLink: null,
+    geoLat: null,
+    geoLng: null,
+  };
+}
+
+function organizerFrom(fields: { id: number; organizer: string; description?: string; email?: string; phone?: string; website?: string }): OrganizerRecord {
+  return {
+    ...post('cal_organizer', fields.id, { title: fields.organizer, content: fields.description ?? '' }),
+    phone: fields.phone ?? '',
+    website: fields.website ?? '',
+    email: fields.email ?? '',
+  };
+}
+
+/** An event as the create capture stored it (dates/zone from the response, raw fields from the request). */
+function eventFrom(capture: string, id: number, extra: Partial<EventRecord> = {}): EventRecord {
+  const body = captureRequestBody(capture)!;
+  const wire = captureJson(capture);
+  const cost = parseCostInput(body.cost ?? '')!;
+  return {
+    ...post('cal_events', id, { title: body.title, content: body.description ?? '', excerpt: body.excerpt ?? '', status: wire.status }),
+    startDate: wire.start_date,
+    endDate: wire.end_date,
+    startDateUtc: wire.utc_start_date,
+    endDateUtc: wire.utc_end_date,
+    timezone: wire.timezone,
+    allDay: wire.all_day,
+    cost: cost.rows,
+    currencySymbol: cost.currencySymbol,
+    currencyCode: cost.currencyCode,
+    currencyPosition: cost.currencyPosition,
+    website: null,
+    showMap: null,
+    showMapLink: null,
+    hideFromListings: false,
+    featured: false,
+    venueIds: [],
+    organizerIds: [],
+    categoryIds: [],
+    tagIds: [],
+    ...extra,
+  };
+}
+
+const VENUE_5 = venueFrom('016-venue-create', 5);
+const VENUE_6 = venueFrom('017-venue-create-minimal', 6);
+const VENUE_13: VenueRecord = { ...venueFrom('017-venue-create-minimal', 13), title: 'Harbour Front', city: 'Portside', country: 'United Kingdom' };
+const JANE = organizerFrom({ ...captureRequestBody('019-organizer-create')!, id: 7 });
+const ACME = organizerFrom({ ...captureRequestBody('020-organizer-create-minimal')!, id: 8 });
+const MARKET = organizerFrom({ id: 14, organizer: 'Market Co', email: 'market@example.com' });
+
+/** JSON text with every `email` decoded, so random antispambot output compares. */
+function normalized(value: unknown): string {
+  return JSON.stringify(value, (key, v) => (key === 'email' && typeof v === 'string' ? decodeAntispambot(v) : v));
+}
+
+describe('eventJsonLd reproduces the captured json_ld (key order included)', () => {
+  it('048: event with venue, two organizers (only the first appears) and a cost', () => {
+    const wire = translate(captureJson('048-event-single').json_ld);
+    const built = eventJsonLd({
+      event: eventFrom('021-event-create-full', 9),
+      permalink: 'http://127.0.0.1:8080/event/jazz-night/',
+      settings: SETTINGS,
+      venue: { venue: VENUE_5 },
+      organizer: { organizer: JANE },
+    });
+    expect(normalized(built)).toBe(normalized(wire));
+  });
+
+  it('049: all-day UTC+0 event, free, empty venue address', () => {
+    const wire = translate(captureJson('049-event-single-all-day').json_ld);
+    const built = eventJsonLd({
+      event: eventFrom('022-event-create-all-day', 10),
+      permalink: 'http://127.0.0.1:8080/event/park-clean-up-day/',
+      settings: SETTINGS,
+      venue: { venue: VENUE_6 },
+    });
+    expect(normalized(built)).toBe(normalized(wire));
+  });
+
+  it('050: inline venue and organizer, no cost → no offers', () => {
+    const wire = translate(captureJson('050-event-single-inline-linked').json_ld);
+    const built = eventJsonLd({
+      event: eventFrom('025-event-create-inline-venue-organizer', 15),
+      permalink: 'http://127.0.0.1:8080/event/pop-up-market/',
+      settings: SETTINGS,
+      venue: { venue: VENUE_13 },
+      organizer: { organizer: MARKET },
+    });
+    expect(normalized(built)).toBe(normalized(wire));
+  });
+
+  it('051: by slug, same as 048', () => {
+    const wire = translate(captureJson('051-event-single-by-slug').json_ld);
+    const built = eventJsonLd({
+      event: eventFrom('021-event-create-full', 9),
+      permalink: 'http://127.0.0.1:8080/event/jazz-night/',
+      settings: SETTINGS,
+      venue: { venue: VENUE_5 },
+      organizer: { organizer: JANE },
+    });
+    expect(normalized(built)).toBe(normalized(wire));
+  });
+
+  it('053: a draft, with the quirky url', () => {
+    const wire = translate(captureJson('053-event-single-draft-authed').json_ld);
+    const built = eventJsonLd({
+      event: eventFrom('026-event-create-draft', 16),
+      permalink: 'http://127.0.0.1:8080/?post_type=cal_events&p=16',
+      settings: SETTINGS,
+    });
+    expect(normalized(built)).toBe(normalized(wire));
+    expect(built.url).toBe('http://127.0.0.1:8080/?post_type=cal_events&p=16%2F/');
+  });
+
+  it('serialises with the escaped newline exactly as on the wire', () => {
+    const built = eventJsonLd({ event: eventFrom('021-event-create-full', 9), permalink: 'http://127.0.0.1:8080/event/jazz-night/', settings: SETTINGS });
+    const phpJson = JSON.stringify(built.description).replace(/\//g, '\\/');
+    expect(captureText('048-event-single')).toContain(`"description":${phpJson}`);
+  });
+});
+
+describe('venueJsonLd / organizerJsonLd reproduce 048–051, 058, 059, 062', () => {
+  it('058/059: venue Place without @context, url empty, website as sameAs', () => {
+    for (const name of ['058-venue-single', '059-venue-single-by-slug']) {
+      expect(JSON.stringify(venueJsonLd({ venue: VENUE_5 }))).toBe(JSON.stringify(captureJson(name).json_ld));
+    }
+  });
+
+  it('embedded venues in 048–050', () => {
+    expect(JSON.stringify(venueJsonLd({ venue: VENUE_5 }))).toBe(JSON.stringify(captureJson('048-event-single').venue.json_ld));
+    expect(JSON.stringify(venueJsonLd({ venue: VENUE_6 }))).toBe(JSON.stringify(captureJson('049-event-single-all-day').venue.json_ld));
+    expect(JSON.stringify(venueJsonLd({ venue: VENUE_13 }))).toBe(JSON.stringify(captureJson('050-event-single-inline-linked').venue.json_ld));
+  });
+
+  it('062: organizer Person with antispambot e-mail', () => {
+    expect(normalized(organizerJsonLd({ organizer: JANE }))).toBe(normalized(captureJson('062-organizer-single').json_ld));
+  });
+
+  it('embedded organizers in 048 and 050 (one without any contact data)', () => {
+    const [jane, acme] = captureJson('048-event-single').organizer;
+    expect(normalized(organizerJsonLd({ organizer: JANE }))).toBe(normalized(jane.json_ld));
+    expect(JSON.stringify(organizerJsonLd({ organizer: ACME }))).toBe(JSON.stringify(acme.json_ld));
+    expect(normalized(organizerJsonLd({ organizer: MARKET }))).toBe(normalized(captureJson('050-event-single-inline-linked').organizer[0].json_ld));
+  });
+
+  it('uses the province outside the United States and the combined field first', () => {
+    const base = { ...VENUE_5, country: 'Canada', state: 'XX', province: 'Ontario', stateProvince: '' };
+    expect(venueJsonLd({ venue: base }).address.addressRegion).toBe('Ontario');
+    expect(venueJsonLd({ venue: { ...base, stateProvince: 'ON' } }).address.addressRegion).toBe('ON');
+  });
+});
+
+describe('eventJsonLd details', () => {
+  const event = eventFrom('021-event-create-full', 9);
+
+  it('adds the image after description, hidden linked posts as false, event status', () => {
+    const built = eventJsonLd({
+      event,
+      permalink: 'http://127.0.0.1:8080/event/jazz-night/',
+      settings: SETTINGS,
+      imageUrl: 'http://127.0.0.1:8080/wp-content/uploads/jazz.jpg',
+      venue: 'hidden',
+      organizer: 'hidden',
+      status: 'canceled',
+    });
+    expect(Object.keys(built)).toEqual([
+      '@context', '@type', 'name', 'description', 'image', 'url', 'eventAttendanceMode', 'eventStatus',
+      'startDate', 'endDate', 'location', 'organizer', 'offers', 'performer',
+    ]);
+    expect(built.location).toBe(false);
+    expect(built.organizer).toBe(false);
+    expect(built.eventStatus).toBe('https://schema.org/EventCancelled');
+  });
+
+  it('uses the stored currency symbol as priceCurrency (upstream) and USD otherwise', () => {
+    const withSymbol = eventJsonLd({ event: { ...event, cost: ['$120'], currencySymbol: '$', currencyPosition: 'prefix' }, permalink: 'http://x/e/', settings: SETTINGS });
+    expect(withSymbol.offers).toMatchObject({ price: '120', priceCurrency: '$' });
+  });
+
+  it('describes from the trimmed content when there is no excerpt', () => {
+    const long = Array.from({ length: 60 }, (_, i) => `w${i}`).join(' ');
+    const built = eventJsonLd({ event: { ...event, excerpt: '', content: `<p>${long}</p>` }, permalink: 'http://x/e/', settings: SETTINGS });
+    expect(built.description).toBe(`&lt;p&gt;${Array.from({ length: 55 }, (_, i) => `w${i}`).join(' ')} [&hellip;]&lt;/p&gt;\\n`);
+  });
+
+  it('prefixes protected and private titles and escapes quotes for JS', () => {
+    expect(jsonLdName({ title: "Bob's \"Party\"", status: 'publish', password: '' })).toBe('Bob&#8217;s &#8220;Party&#8221;');
+    expect(jsonLdName({ title: 'Secret', status: 'publish', password: 'pw' })).toBe('Protected: Secret');
+    expect(jsonLdName({ title: 'Secret', status: 'private', password: '' })).toBe('Private: Secret');
+    expect(jsonLdName({ title: 'It\'s <b>"x"</b>', status: 'publish', password: '' })).toBe('It&#8217;s &lt;b&gt;&#8220;x&#8221;&lt;/b&gt;');
+  });
+});
+
+describe('JSON-LD helpers', () => {
+  it('jsonLdDate writes ISO 8601 with the event offset', () => {
+    expect(jsonLdDate('2027-01-15 19:00:00', 'America/New_York', SETTINGS)).toBe('2027-01-15T19:00:00-05:00');
+    expect(jsonLdDate('2027-07-15 19:00:00', 'America/New_York', SETTINGS)).toBe('2027-07-15T19:00:00-04:00');
+    expect(jsonLdDate('2027-02-01 00:00:00', 'UTC+0', SETTINGS)).toBe('2027-02-01T00:00:00+00:00');
+    expect(jsonLdDate('2027-02-01 10:00:00', 'UTC+5.5', SETTINGS)).toBe('2027-02-01T10:00:00+05:30');
+    expect(jsonLdDate('2027-02-01 10:00:00', '', SETTINGS)).toBe('2027-02-01T10:00:00+00:00');
+    // Upstream cannot rebuild "UTC+05:30" and leaves the UTC value in database format.
+    expect(jsonLdDate('2027-02-01 10:00:00', 'UTC+05:30', SETTINGS)).toBe('2027-02-01 04:30:00');
+  });
+
+  it('jsonLdValidFrom is midnight UTC of the post date', () => {
+    expect(jsonLdValidFrom('2026-11-21 16:41:38', 'F j, Y')).toBe('2026-11-21T00:00:00+00:00');
+    expect(jsonLdValidFrom('2026-11-05 16:41:38', 'd/m/Y')).toBe('2026-05-11T00:00:00+00:00');
+    expect(jsonLdValidFrom('2026-11-21 16:41:38', 'd/m/Y')).toBe('1970-01-01T00:00:00+00:00');
+  });
+
+  it('eventJsonLdUrl slashes pretty permalinks and keeps plain ones', () => {
+    expect(eventJsonLdUrl('http://127.0.0.1:8080/event/jazz-night/', true)).toBe('http://127.0.0.1:8080/event/jazz-night/');
+    expect(eventJsonLdUrl('http://127.0.0.1:8080/event/jazz-night', true)).toBe('http://127.0.0.1:8080/event/jazz-night/');
+    expect(eventJsonLdUrl('http://127.0.0.1:8080/?cal_events=jazz-night', false)).toBe('http://127.0.0.1:8080/?cal_events=jazz-night');
+  });
+});
+
+describe('antispambot', () => {
+  it('mixes plain characters and decimal entities, @ always encoded', () => {
+    const coin = (() => {
+      let i = 0;
+      return () => (i++ % 2 === 0 ? 0.2 : 0.7);
+    })();
+    expect(antispambot('jane@example.com', { random: coin })).toBe('&#106;a&#110;e&#64;e&#120;a&#109;p&#108;e&#46;c&#111;m');
+  });
+  it('round-trips through decodeAntispambot, hex encoding and UTF-8 included', () => {
+    for (let n = 0; n < 20; n++) {
+      expect(decodeAntispambot(antispambot('jöe+tag@exämple.com', { hexEncoding: true }))).toBe('jöe+tag@exämple.com');
+    }
+    expect(decodeAntispambot('j&#97;&#110;&#101;&#64;&#101;xa&#109;&#112;&#108;e&#46;co&#109;')).toBe('jane@example.com');
+  });
+});
