@@ -24,10 +24,12 @@ export {
   type EndpointDefinition,
   type Handler,
   type NamespaceDefinition,
+  type OperationDoc,
   type Permission,
   type RouteDefinition,
 } from './registry/types.js';
 export { Registry, type CompiledRoute, type CompiledEndpoint } from './registry/registry.js';
+export { buildOpenApiDocument, openApiRoute, type OpenApiExtras, type OpenApiOperationDoc } from './registry/openapi.js';
 
 export { hasCap, canOnObject, type Principal, type OwnedObject } from './auth/principal.js';
 export { ROLE_NAMES, capsOfRole, postTypeCaps, type RoleName, type PostTypeCaps } from './auth/roles.js';

@@ -1,5 +1,7 @@
 import { defineNamespace, type NamespaceDefinition } from '../../registry/types.js';
 import { CALENDAR_NAMESPACE } from './constants.js';
+import { eventRouteDocs, organizerRouteDocs, venueRouteDocs } from './doc/responses.js';
+import { docRoute } from './doc/route.js';
 import { eventRoutes } from './events/routes.js';
 import { ORGANIZERS, VENUES } from './linked/kinds.js';
 import { linkedRoutes } from './linked/routes.js';
@@ -11,9 +13,10 @@ export function calendarNamespace(): NamespaceDefinition {
   return defineNamespace({
     namespace: CALENDAR_NAMESPACE,
     routes: [
-      ...eventRoutes(),
-      ...linkedRoutes(VENUES),
-      ...linkedRoutes(ORGANIZERS),
+      docRoute(),
+      ...eventRoutes(eventRouteDocs),
+      ...linkedRoutes(VENUES, venueRouteDocs),
+      ...linkedRoutes(ORGANIZERS, organizerRouteDocs),
       ...termRoutes(CATEGORIES),
       ...termRoutes(TAGS),
     ],

@@ -166,7 +166,7 @@ export const createArgs: Record<string, ArgSpec> = {
 };
 
 export const idArg: ArgSpec = { in: 'path', type: 'integer', description: 'the event post ID', required: true };
-export const passwordArg: ArgSpec = { type: 'string', description: 'The event password' };
+export const passwordArg: ArgSpec = { in: 'query', type: 'string', description: 'The event password' };
 export const slugArg: ArgSpec = { in: 'path', type: 'string', description: 'the event post name', required: true, validate: isEventSlug };
 
 export function unrequired(args: Record<string, ArgSpec>): Record<string, ArgSpec> {

@@ -2,7 +2,7 @@ import type { ArgSpec } from '../../../args/spec.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond } from '../../../http/api-response.js';
 import { intval } from '../../../http/php.js';
-import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type RouteDefinition } from '../../../registry/types.js';
+import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type OperationDoc, type RouteDefinition } from '../../../registry/types.js';
 import type { OrganizerRecord, VenueRecord } from '../../../store/records.js';
 import type { StatusFilter } from '../../../store/queries.js';
 import { formatWpDate } from '../../../time.js';
@@ -207,7 +207,6 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: LinkedDocs = {}): RouteD
   ];
 }
 
-import type { OperationDoc } from '../../../registry/types.js';
 
 export interface LinkedDocs {
   list?: OperationDoc;

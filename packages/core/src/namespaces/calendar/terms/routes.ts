@@ -6,6 +6,7 @@ import { intval, isEmpty, parseIdList } from '../../../http/php.js';
 import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type RouteDefinition } from '../../../registry/types.js';
 import type { TermRecord } from '../../../store/records.js';
 import { CALENDAR_NAMESPACE, EVENT_CAPS, MAX_PER_PAGE } from '../constants.js';
+import { termRouteDocs } from '../doc/responses.js';
 import { calendarErrors } from '../errors.js';
 import { isEventId, isPositiveInt, isString, isTermOf, listToArray, findTerm } from '../validators.js';
 import { serializeTerm, termLinks } from './serialize.js';
@@ -115,6 +116,7 @@ export function termRoutes(tax: TaxonomyConfig): RouteDefinition[] {
   const editArgs: Record<string, ArgSpec> = { id: idArg };
   for (const [name, spec] of Object.entries(createArgs)) editArgs[name] = { ...spec, required: false };
   const manage = canManageTerms(tax);
+  const docs = termRouteDocs(tax.restBase);
 
   const list = async (request: ApiRequest) => {
     const page = intval(request.get('page') ?? 1);
@@ -172,13 +174,13 @@ export function termRoutes(tax: TaxonomyConfig): RouteDefinition[] {
 
   return [
     defineRoute(`/${tax.restBase}`, [
-      { methods: READABLE, args: listArgs, handler: list },
-      { methods: CREATABLE, args: createArgs, permission: manage, handler: create },
+      { methods: READABLE, args: listArgs, handler: list, doc: docs.list.get },
+      { methods: CREATABLE, args: createArgs, permission: manage, handler: create, doc: docs.list.post },
     ]),
     defineRoute(`/${tax.restBase}/(?P<id>\\d+)`, [
-      { methods: READABLE, args: { id: idArg }, handler: read },
-      { methods: EDITABLE, args: editArgs, permission: manage, handler: update },
-      { methods: DELETABLE, args: { id: idArg }, permission: manage, handler: remove },
+      { methods: READABLE, args: { id: idArg }, handler: read, doc: docs.item.get },
+      { methods: EDITABLE, args: editArgs, permission: manage, handler: update, doc: docs.item.post },
+      { methods: DELETABLE, args: { id: idArg }, permission: manage, handler: remove, doc: docs.item.delete },
     ]),
   ];
 }
