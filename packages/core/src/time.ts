@@ -1,4 +1,5 @@
 import { DateTime, type Zone } from 'luxon';
+import { memoize } from './util/memo.js';
 
 /** WordPress stores and returns dates as `YYYY-MM-DD HH:MM:SS` in a given zone. */
 export const WP_FORMAT = 'yyyy-MM-dd HH:mm:ss';
@@ -14,10 +15,13 @@ export function parseWpDate(text: string, zone: Zone | string): DateTime | null 
 }
 
 /** The UTC wall clock of a wall clock time in `zone`. */
-export function wallClockToUtc(text: string, zone: Zone | string): string {
-  const dt = parseWpDate(text, zone);
-  return dt ? dt.toUTC().toFormat(WP_FORMAT) : text;
-}
+export const wallClockToUtc = memoize(
+  (text: string, zone: Zone | string): string => {
+    const dt = parseWpDate(text, zone);
+    return dt ? dt.toUTC().toFormat(WP_FORMAT) : text;
+  },
+  (text, zone) => `${typeof zone === 'string' ? zone : zone.name}|${text}`,
+);
 
 export function utcToWallClock(text: string, zone: Zone | string): string {
   const dt = parseWpDate(text, 'UTC');

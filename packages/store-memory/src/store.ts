@@ -25,6 +25,7 @@ import {
   type UserRecord,
   type VenueRecord,
 } from '@siterest/core';
+import { EventStartIndex } from './event-index.js';
 import { Journal, JournaledMap, WriteLock } from './journal.js';
 
 export interface MemoryStoreOptions {
@@ -54,6 +55,11 @@ class MemoryDb {
   readonly organizers = new JournaledMap<number, OrganizerRecord>();
   readonly terms = new JournaledMap<number, Omit<TermRecord, 'count'>>();
   readonly termCounts = new JournaledMap<number, number>();
+  readonly eventsByStart = new EventStartIndex();
+  /** Bumped by every write: cached list answers from an older version are stale. */
+  version = 0;
+  /** Matches of recent event filters (all pages), valid for one version. */
+  readonly eventMatches = new Map<string, { version: number; matches: EventRecord[] }>();
   readonly nextPostId: Counter;
   readonly nextTermId: Counter;
   readonly nextUserId: Counter;
@@ -94,8 +100,10 @@ export class MemoryStore implements SiteStore {
 
   /** Runs a single write under the lock, rolling back its own partial changes if it throws. */
   private write<T>(work: (journal: Journal) => T): Promise<T> {
+    this.db.version++;
     if (this.journal) return Promise.resolve().then(() => work(this.journal!));
     return this.db.lock.run(() => {
+      this.db.version++;
       const journal = new Journal();
       try {
         return work(journal);
@@ -115,6 +123,8 @@ export class MemoryStore implements SiteStore {
       } catch (error) {
         journal.rollback();
         throw error;
+      } finally {
+        this.db.version++;
       }
     });
   }
@@ -224,6 +234,22 @@ export class MemoryStore implements SiteStore {
     }
   }
 
+  /** Keeps the start-ordered index in step, undoably. */
+  private reindex(before: EventRecord | undefined, after: EventRecord, journal: Journal): void {
+    const index = this.db.eventsByStart;
+    if (before && before.startDateUtc === after.startDateUtc) {
+      index.replace(after);
+      journal.record(() => index.replace(before));
+      return;
+    }
+    if (before) index.remove(before);
+    index.add(after);
+    journal.record(() => {
+      index.remove(after);
+      if (before) index.add(before);
+    });
+  }
+
   private existingTerms(ids: readonly number[]): number[] {
     return [...new Set(ids)].filter((id) => this.db.terms.has(id));
   }
@@ -235,12 +261,14 @@ export class MemoryStore implements SiteStore {
       this.write((j) => {
         const record = this.insertPost(this.db.events, {
           ...input,
+          cost: [...input.cost],
           categoryIds: this.existingTerms(input.categoryIds),
           tagIds: this.existingTerms(input.tagIds),
           venueIds: [...input.venueIds],
           organizerIds: [...input.organizerIds],
         }, j);
         this.adjustCounts(undefined, record, j);
+        this.reindex(undefined, record, j);
         return record;
       }),
     update: (id: number, patch: Patch<EventRecord>) =>
@@ -251,6 +279,7 @@ export class MemoryStore implements SiteStore {
         if (cleaned.tagIds) cleaned.tagIds = this.existingTerms(cleaned.tagIds);
         const after = this.patchPost(this.db.events, id, cleaned, j);
         this.adjustCounts(before, after, j);
+        this.reindex(before, after, j);
         return after;
       }),
     list: async (query: EventQuery) => this.listEvents(query),
@@ -258,31 +287,60 @@ export class MemoryStore implements SiteStore {
 
   private listEvents(query: EventQuery): Page<EventRecord> {
     const terms = query.search ? searchTerms(query.search) : [];
-    const include = query.include ? new Set(query.include) : null;
-    const anyOf = (wanted: readonly number[] | undefined, have: readonly number[]) =>
-      !wanted || wanted.some((id) => have.includes(id));
-    const matches: EventRecord[] = [];
-    for (const event of this.db.events.values()) {
-      if (!statusMatches(query.statuses, event.status)) continue;
-      if (include && !include.has(event.id)) continue;
-      if (query.startsAfter !== undefined && event.startDateUtc < query.startsAfter) continue;
-      if (query.startsBefore !== undefined && event.startDateUtc > query.startsBefore) continue;
-      if (query.endsAfter !== undefined && event.endDateUtc < query.endsAfter) continue;
-      if (query.endsBefore !== undefined && event.endDateUtc > query.endsBefore) continue;
-      if (query.excludeHidden && event.hideFromListings) continue;
-      if (query.featured !== undefined && event.featured !== query.featured) continue;
-      if (query.parentId !== undefined && event.parentId !== query.parentId) continue;
-      if (!anyOf(query.categoryIds, event.categoryIds) || !anyOf(query.tagIds, event.tagIds)) continue;
-      if (!anyOf(query.venueIds, event.venueIds) || !anyOf(query.organizerIds, event.organizerIds)) continue;
-      if (terms.length && !matchesSearch(terms, [event.title, event.content, event.excerpt])) continue;
-      if (query.geo && !this.eventHasGeo(event, query.geo.near)) continue;
-      matches.push(event);
+    const statuses = query.statuses;
+    const anyOf = (wanted: readonly number[] | undefined, have: readonly number[]) => !wanted || wanted.some((id) => have.includes(id));
+    const accepts = (event: EventRecord): boolean =>
+      statusMatches(statuses, event.status) &&
+      (query.startsAfter === undefined || event.startDateUtc >= query.startsAfter) &&
+      (query.startsBefore === undefined || event.startDateUtc <= query.startsBefore) &&
+      (query.endsAfter === undefined || event.endDateUtc >= query.endsAfter) &&
+      (query.endsBefore === undefined || event.endDateUtc <= query.endsBefore) &&
+      !(query.excludeHidden && event.hideFromListings) &&
+      (query.featured === undefined || event.featured === query.featured) &&
+      (query.parentId === undefined || event.parentId === query.parentId) &&
+      anyOf(query.categoryIds, event.categoryIds) &&
+      anyOf(query.tagIds, event.tagIds) &&
+      anyOf(query.venueIds, event.venueIds) &&
+      anyOf(query.organizerIds, event.organizerIds) &&
+      (terms.length === 0 || matchesSearch(terms, [event.title, event.content, event.excerpt])) &&
+      (!query.geo || this.eventHasGeo(event, query.geo.near));
+
+    if (query.include || query.orderBy === 'date') {
+      const pool = query.include
+        ? [...new Set(query.include)].map((id) => this.db.events.get(id)).filter((e): e is EventRecord => e !== undefined)
+        : this.db.eventsByStart.records;
+      const matches = pool.filter(accepts);
+      matches.sort(
+        query.orderBy === 'date'
+          ? (a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id - b.id)
+          : (a, b) => (a.startDateUtc < b.startDateUtc ? -1 : a.startDateUtc > b.startDateUtc ? 1 : a.id - b.id),
+      );
+      return { items: matches.slice(query.offset, query.offset + query.limit), total: matches.length };
     }
-    matches.sort(
-      query.orderBy === 'date'
-        ? (a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id - b.id)
-        : (a, b) => (a.startDateUtc < b.startDateUtc ? -1 : a.startDateUtc > b.startDateUtc ? 1 : a.id - b.id),
-    );
+
+    const key = JSON.stringify({ ...query, offset: 0, limit: 0 });
+    const cached = this.db.eventMatches.get(key);
+    if (cached && cached.version === this.db.version && !this.journal) {
+      return { items: cached.matches.slice(query.offset, query.offset + query.limit), total: cached.matches.length };
+    }
+    // Walk in start order from the lowest possible start; an event starting after the last allowed start or
+    // end (an end is never before its start) ends the walk.
+    const index = this.db.eventsByStart;
+    const records = index.records;
+    const last = [query.startsBefore, query.endsBefore].filter((v): v is string => v !== undefined).sort()[0];
+    const matches: EventRecord[] = [];
+    for (let i = query.startsAfter === undefined ? 0 : index.position(query.startsAfter, -Infinity); i < records.length; i++) {
+      const event = records[i]!;
+      if (last !== undefined && event.startDateUtc > last) break;
+      if (accepts(event)) matches.push(event);
+    }
+    if (!this.journal) {
+      const cache = this.db.eventMatches;
+      cache.delete(key);
+      cache.set(key, { version: this.db.version, matches });
+      // Least recently used filters go first.
+      while (cache.size > 64) cache.delete(cache.keys().next().value!);
+    }
     return { items: matches.slice(query.offset, query.offset + query.limit), total: matches.length };
   }
 

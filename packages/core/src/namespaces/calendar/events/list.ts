@@ -4,7 +4,7 @@ import { siteZone } from '../../../settings.js';
 import type { EventQuery, StatusFilter } from '../../../store/queries.js';
 import { CATEGORY_TAXONOMY, CALENDAR_NAMESPACE, TAG_TAXONOMY } from '../constants.js';
 import { wallClockToUtc } from '../../../time.js';
-import { parseDateInput } from '../format/index.js';
+import { dateOf } from '../format/memoized.js';
 import { isTruthy } from '../posts/inputs.js';
 import { addQueryArgs, withQuery, type QueryValue } from '../posts/rest-url.js';
 import { allowedStatuses } from '../posts/status.js';
@@ -38,7 +38,7 @@ export async function planEventList(request: ApiRequest): Promise<EventListPlan>
   const zone = siteZone(site.settings);
   const now = site.now();
   const raw = (name: string) => request.get(name);
-  const parsed = (name: string) => parseDateInput(raw(name), 'UTC', now);
+  const parsed = (name: string) => dateOf(raw(name), 'UTC', now);
   const localize = (name: string) => parsed(name)?.setZone(zone).toFormat(WP_FORMAT);
   const day = (name: string) => parsed(name)?.toUTC().toFormat('yyyy-MM-dd');
 

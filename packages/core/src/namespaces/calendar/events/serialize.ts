@@ -3,7 +3,8 @@ import type { EventRecord, OrganizerRecord, TermRecord, VenueRecord } from '../.
 import type { SiteStore } from '../../../store/repositories.js';
 import { dateDetails } from '../../../time.js';
 import { CALENDAR_NAMESPACE } from '../constants.js';
-import { costDetails, eventJsonLd, formatCost, renderContent, renderExcerpt, renderTitle, timezoneAbbr } from '../format/index.js';
+import { eventJsonLd, timezoneAbbr } from '../format/index.js';
+import { contentOf, costDetailsOf, costOf, excerptOf, titleOf } from '../format/memoized.js';
 import { ORGANIZERS, VENUES } from '../linked/kinds.js';
 import { serializeLinked } from '../linked/serialize.js';
 import { permalink } from '../posts/permalinks.js';
@@ -85,9 +86,9 @@ export function serializeEvent(event: EventRecord, relations: EventRelations, op
     modified_utc: head.modified_utc,
     url,
     rest_url: `${apiRoot}${CALENDAR_NAMESPACE}/events/${event.id}`,
-    title: renderTitle(event.title),
-    description: redact ? '' : renderContent(event.content),
-    excerpt: redact ? '' : renderExcerpt(event.excerpt),
+    title: titleOf(event.title),
+    description: redact ? '' : contentOf(event.content),
+    excerpt: redact ? '' : excerptOf(event.excerpt),
     slug: event.slug,
     image: false,
     all_day: redact ? null : event.allDay,
@@ -101,10 +102,10 @@ export function serializeEvent(event: EventRecord, relations: EventRelations, op
     utc_end_date_details: dateDetails(event.endDateUtc),
     timezone: event.timezone,
     timezone_abbr: event.timezone ? timezoneAbbr(event.timezone, event.startDate, settings) : '',
-    cost: redact ? '' : formatCost(costs, meta, settings),
+    cost: redact ? '' : costOf(costs, meta, settings),
     cost_details: redact
       ? { currency_symbol: '', currency_position: '', currency_code: '', values: [] }
-      : costDetails(costs, meta),
+      : costDetailsOf(costs, meta),
     website: redact ? '' : event.website ?? url,
     show_map: redact ? null : event.showMap ?? true,
     show_map_link: redact ? null : event.showMapLink ?? true,

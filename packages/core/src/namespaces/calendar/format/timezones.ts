@@ -34,7 +34,21 @@ function numericOffsetMinutes(tz: string): number | null {
 }
 
 /** `Tribe__Timezones::is_valid_timezone`: a UTC offset string or anything PHP's `new DateTimeZone()` accepts. */
+/** Zone names are few and validating one builds Intl formatters, so answers are remembered. */
+const validity = new Map<string, boolean>();
+const MAX_REMEMBERED = 2000;
+
 export function isValidTimezone(tz: unknown): boolean {
+  if (typeof tz !== 'string') return false;
+  let known = validity.get(tz);
+  if (known === undefined) {
+    known = computeValidity(tz);
+    if (validity.size < MAX_REMEMBERED) validity.set(tz, known);
+  }
+  return known;
+}
+
+function computeValidity(tz: unknown): boolean {
   if (typeof tz !== 'string') return false;
   if (isUtcOffset(tz)) return true;
   if (tz === '') return false;
@@ -91,8 +105,19 @@ export function zoneFromUtcOffset(tz: string): Zone | null {
  * offsets and abbreviations as fixed offsets, ids via IANA; `""` or an unknown name falls back to UTC
  * (`Tribe__Timezones::get_timezone` with fallback).
  */
+const zones = new Map<string, Zone>();
+
 export function zoneOf(tz: string | Zone): Zone {
   if (typeof tz !== 'string') return tz;
+  let zone = zones.get(tz);
+  if (!zone) {
+    zone = computeZone(tz);
+    if (zones.size < MAX_REMEMBERED) zones.set(tz, zone);
+  }
+  return zone;
+}
+
+function computeZone(tz: string): Zone {
   if (isUtcOffset(tz)) return FixedOffsetZone.instance(utcOffsetMinutes(tz));
   const numeric = numericOffsetMinutes(tz);
   if (numeric !== null) return FixedOffsetZone.instance(numeric);

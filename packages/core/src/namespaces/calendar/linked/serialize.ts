@@ -1,6 +1,7 @@
 import type { SiteSettings } from '../../../settings.js';
 import type { OrganizerRecord, VenueRecord } from '../../../store/records.js';
-import { organizerJsonLd, renderContent, renderExcerpt, renderTitle, venueJsonLd } from '../format/index.js';
+import { organizerJsonLd, venueJsonLd } from '../format/index.js';
+import { contentOf, excerptOf, titleOf } from '../format/memoized.js';
 import { globalIds, isFalsy, postHead } from '../posts/serialize.js';
 import type { AnyLinkedKind } from './kinds.js';
 
@@ -22,9 +23,9 @@ export function serializeLinked(kind: AnyLinkedKind, record: VenueRecord | Organ
   const { settings } = options;
   const data: Record<string, unknown> = {
     ...postHead(record, kind, settings),
-    [kind.name]: renderTitle(record.title),
-    description: renderContent(record.content),
-    excerpt: renderExcerpt(record.excerpt),
+    [kind.name]: titleOf(record.title),
+    description: contentOf(record.content),
+    excerpt: excerptOf(record.excerpt),
     slug: record.slug,
     image: false,
   };

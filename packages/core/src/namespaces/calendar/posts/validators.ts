@@ -1,10 +1,10 @@
 import type { ArgValidator } from '../../../args/spec.js';
 import { isEmpty, isNumeric } from '../../../http/php.js';
-import { parseDateInput } from '../format/index.js';
+import { dateOf } from '../format/memoized.js';
 
 /** TEC's is_time: a timestamp, or a string strtotime understands. */
 export const isTime: ArgValidator = (value, { request }) =>
-  isNumeric(value) || (typeof value === 'string' && parseDateInput(value, 'UTC', request.site.now()) !== null);
+  isNumeric(value) || (typeof value === 'string' && dateOf(value, 'UTC', request.site.now()) !== null);
 
 /** PHP FILTER_VALIDATE_URL: a scheme and a host. */
 export function isUrl(value: unknown): boolean {

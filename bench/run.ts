@@ -1,0 +1,74 @@
+/**
+ * `pnpm bench`: requests per second of the events list through each adapter, as a ratio to the same framework
+ * serving the same bytes from a constant, measured in the same run; with DATABASE_URL also the PostgreSQL
+ * store (see store-postgres.ts). Results go to bench/RESULTS.md.
+ */
+import { load, type LoadResult } from './lib/load.js';
+import { machine, recordSection } from './lib/results.js';
+import { startBenchServer } from './lib/server-process.js';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const events = Number(process.env.BENCH_EVENTS ?? 10_000);
+
+async function measure(kind: string): Promise<Record<string, LoadResult>> {
+  const server = await startBenchServer('events-server.ts', [kind, String(events)]);
+  try {
+    const results: Record<string, LoadResult> = {};
+    for (const name of ['express-bare', 'express-siterest', 'fastify-bare', 'fastify-siterest']) {
+      const url = `http://127.0.0.1:${server.ports[name]}${server.path}`;
+      results[name] = await load(url, { seconds, connections });
+      const r = results[name]!;
+      console.log(`${kind} ${name}: ${Math.round(r.requestsPerSecond)} req/s, p50 ${r.latencyP50} ms, p99 ${r.latencyP99} ms, errors ${r.errors}`);
+    }
+    console.log(`response: ${server.bytes} bytes`);
+    return results;
+  } finally {
+    server.stop();
+  }
+}
+
+function row(framework: string, results: Record<string, LoadResult>): string {
+  const bare = results[`${framework}-bare`]!;
+  const site = results[`${framework}-siterest`]!;
+  const ratio = site.requestsPerSecond / bare.requestsPerSecond;
+  return `| ${framework} | ${Math.round(bare.requestsPerSecond)} | ${Math.round(site.requestsPerSecond)} | ${ratio.toFixed(2)} | ${site.latencyP50} / ${site.latencyP99} | ${site.errors} |`;
+}
+
+const memory = await measure('memory');
+const lines = [
+  `## Events list, memory store`,
+  '',
+  `\`GET /api/cal/events/v1/events\` (default window, first page of 10) on ${events.toLocaleString('en')} events; autocannon, ${connections} connections, ${seconds} s after a warm-up, server in a separate process.`,
+  `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}.`,
+  '',
+  '| framework | bare route, same bytes (req/s) | siterest (req/s) | ratio | siterest p50 / p99 (ms) | errors |',
+  '|---|---|---|---|---|---|',
+  row('express', memory),
+  row('fastify', memory),
+];
+recordSection('events-list-memory', lines.join('\n'));
+
+if (process.env.DATABASE_URL) {
+  const postgres = await measure('postgres');
+  const ratio = (framework: string) =>
+    (postgres[`${framework}-siterest`]!.requestsPerSecond / memory[`${framework}-siterest`]!.requestsPerSecond).toFixed(2);
+  recordSection(
+    'events-list-postgres',
+    [
+      '## Events list, PostgreSQL store versus memory store',
+      '',
+      `The same request and data on the PostgreSQL store (${events.toLocaleString('en')} events, local server), same run as above.`,
+      '',
+      '| framework | memory (req/s) | PostgreSQL (req/s) | PostgreSQL / memory |',
+      '|---|---|---|---|',
+      ...['express', 'fastify'].map(
+        (f) => `| ${f} | ${Math.round(memory[`${f}-siterest`]!.requestsPerSecond)} | ${Math.round(postgres[`${f}-siterest`]!.requestsPerSecond)} | ${ratio(f)} |`,
+      ),
+    ].join('\n'),
+  );
+  const { runPostgresStoreBench } = await import('./store-postgres.js');
+  const report = await runPostgresStoreBench({});
+  recordSection('store-postgres', report.markdown);
+}
+console.log('results written to bench/RESULTS.md');

@@ -1,0 +1,40 @@
+import type { DateTime, Zone } from 'luxon';
+import { memoize } from '../../../util/memo.js';
+import { costDetails, formatCost, type CostDetails, type CurrencyMeta, type CurrencySettings } from './cost.js';
+import { parseDateInput } from './dates.js';
+import { renderContent, renderExcerpt, renderTitle } from './render.js';
+
+/*
+ * The serializers' view of the formatting rules: the same pure functions, remembering their recent answers
+ * (lists render the same titles, texts and costs over and over).
+ */
+export const titleOf = memoize(renderTitle, (raw) => raw);
+export const contentOf = memoize(renderContent, (raw) => raw, 1000);
+export const excerptOf = memoize(renderExcerpt, (raw) => raw, 1000);
+
+export const costOf = memoize(
+  (rows: readonly string[], meta: CurrencyMeta, settings: CurrencySettings) => formatCost(rows, meta, settings),
+  (rows, meta, settings) => JSON.stringify([rows, meta.currencySymbol, meta.currencyPosition, settings.currency_symbol, settings.currency_position]),
+);
+
+const details = memoize(
+  (rows: readonly string[], meta: CurrencyMeta & { currencyCode: string }) => costDetails(rows, meta),
+  (rows, meta) => JSON.stringify([rows, meta.currencySymbol, meta.currencyPosition, meta.currencyCode]),
+);
+
+/** A fresh object each time: callers may hand it on. */
+export function costDetailsOf(rows: readonly string[], meta: CurrencyMeta & { currencyCode: string }): CostDetails {
+  const cached = details(rows, meta);
+  return { ...cached, values: [...cached.values] };
+}
+
+/** Absolute dates (`2027-01-15`, `2027-01-15 19:00:00`, ISO 8601) do not depend on the clock, so they are remembered. */
+const ABSOLUTE = /^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const absoluteDate = memoize(
+  (input: string, zone: string | Zone) => parseDateInput(input, zone, 0),
+  (input, zone) => `${typeof zone === 'string' ? zone : zone.name}|${input}`,
+);
+
+export function dateOf(input: unknown, zone: string | Zone, nowMs: number): DateTime | null {
+  return typeof input === 'string' && ABSOLUTE.test(input) ? absoluteDate(input, zone) : parseDateInput(input, zone, nowMs);
+}
