@@ -40,3 +40,8 @@ function intersect(value: unknown, tree: FieldTree): unknown {
   if (Array.isArray(value)) return kept.every(([k], i) => k === String(i)) ? kept.map(([, v]) => v) : Object.fromEntries(kept);
   return Object.fromEntries(kept);
 }
+
+/** WordPress rest_is_field_included: a field counts when listed, when a child of it is, or when its parent is. */
+export function isFieldIncluded(field: string, fields: readonly string[]): boolean {
+  return fields.some((accepted) => accepted === field || accepted.startsWith(`${field}.`) || field.startsWith(`${accepted}.`));
+}

@@ -1,4 +1,5 @@
 import type { ApiRequest } from '../http/api-request.js';
+import { isFieldIncluded } from '../http/fields.js';
 import { parseList } from '../http/php.js';
 import { reportedGmtOffset } from '../settings.js';
 import type { BuiltInRoutes } from './registry.js';
@@ -24,9 +25,9 @@ function rootIndex(request: ApiRequest): Record<string, unknown> {
     routes: registry.describeRoutes(registry.routes, request.apiRoot, request.site),
   };
   const fields = parseList(request.get('_fields') ?? '').map(String);
-  const withLinks = fields.length === 0 || fields.includes('_links');
-  if (withLinks || fields.includes('site_logo')) data.site_logo = settings.site_logo;
-  if (withLinks || fields.includes('site_icon') || fields.includes('site_icon_url')) {
+  const withLinks = fields.length === 0 || isFieldIncluded('_links', fields);
+  if (withLinks || isFieldIncluded('site_logo', fields)) data.site_logo = settings.site_logo;
+  if (withLinks || isFieldIncluded('site_icon', fields) || isFieldIncluded('site_icon_url', fields)) {
     data.site_icon = settings.site_icon;
     data.site_icon_url = settings.site_icon_url;
   }
