@@ -1,5 +1,6 @@
 import type { NewEvent, NewOrganizer, NewPost, NewVenue } from '../store/records.js';
 import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '../namespaces/calendar/constants.js';
+import { ORGANIZERS, VENUES } from '../namespaces/calendar/linked/kinds.js';
 
 /** Complete records for store tests: pass only what a test is about. */
 function post(type: string, overrides: Partial<NewPost>): NewPost {
@@ -54,28 +55,11 @@ export function newEvent(overrides: Partial<NewEvent> = {}): NewEvent {
 }
 
 export function newVenue(overrides: Partial<NewVenue> = {}): NewVenue {
-  return {
-    ...post(VENUE_TYPE, overrides),
-    address: '',
-    city: '',
-    country: '',
-    province: '',
-    state: '',
-    zip: '',
-    phone: '',
-    website: '',
-    stateProvince: '',
-    showMap: null,
-    showMapLink: null,
-    geoLat: null,
-    geoLng: null,
-    ...overrides,
-    type: VENUE_TYPE,
-  };
+  return { ...post(VENUE_TYPE, overrides), ...VENUES.blank(), ...overrides, type: VENUE_TYPE };
 }
 
 export function newOrganizer(overrides: Partial<NewOrganizer> = {}): NewOrganizer {
-  return { ...post(ORGANIZER_TYPE, overrides), phone: '', website: '', email: '', ...overrides, type: ORGANIZER_TYPE };
+  return { ...post(ORGANIZER_TYPE, overrides), ...ORGANIZERS.blank(), ...overrides, type: ORGANIZER_TYPE };
 }
 
 export const taxonomies = { category: CATEGORY_TAXONOMY, tag: TAG_TAXONOMY } as const;

@@ -1,7 +1,8 @@
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond } from '../../../http/api-response.js';
 import { intval } from '../../../http/php.js';
-import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type OperationDoc, type RouteDefinition } from '../../../registry/types.js';
+import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type RouteDefinition } from '../../../registry/types.js';
+import type { PostRouteDocs } from '../posts/types.js';
 import type { EventRecord, OrganizerRecord, VenueRecord } from '../../../store/records.js';
 import { calendarErrors } from '../errors.js';
 import { ORGANIZERS, VENUES } from '../linked/kinds.js';
@@ -12,17 +13,6 @@ import { EVENTS } from './kind.js';
 import { planEventList } from './list.js';
 import { loadRelations, serializeEvent } from './serialize.js';
 import { createEvent, trashEvent, updateEvent } from './service.js';
-
-export interface EventDocs {
-  list?: OperationDoc;
-  create?: OperationDoc;
-  read?: OperationDoc;
-  update?: OperationDoc;
-  remove?: OperationDoc;
-  readBySlug?: OperationDoc;
-  updateBySlug?: OperationDoc;
-  removeBySlug?: OperationDoc;
-}
 
 /** The id the request names: the `id` in the path, or the event whose slug is given. */
 async function targetId(request: ApiRequest): Promise<number | null> {
@@ -106,7 +96,7 @@ const canTrash = async (request: ApiRequest) => {
 };
 
 /** `/events`, `/events/{id}` and `/events/by-slug/{slug}` (calendar.md 3.3, 4.1–4.4). */
-export function eventRoutes(docs: EventDocs = {}): RouteDefinition[] {
+export function eventRoutes(docs: PostRouteDocs = {}): RouteDefinition[] {
   const itemArgs = { id: idArg, password: passwordArg };
   return [
     defineRoute('/events', [

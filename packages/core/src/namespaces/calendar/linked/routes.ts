@@ -2,7 +2,8 @@ import type { ArgSpec } from '../../../args/spec.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond } from '../../../http/api-response.js';
 import { intval } from '../../../http/php.js';
-import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type OperationDoc, type RouteDefinition } from '../../../registry/types.js';
+import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type RouteDefinition } from '../../../registry/types.js';
+import type { PostRouteDocs } from '../posts/types.js';
 import type { OrganizerRecord, VenueRecord } from '../../../store/records.js';
 import type { StatusFilter } from '../../../store/queries.js';
 import { formatWpDate } from '../../../time.js';
@@ -74,7 +75,7 @@ function single(request: ApiRequest, kind: AnyLinkedKind, record: LinkedRecord, 
 }
 
 /** `/venues` and `/organizers`, their id routes and their by-slug routes (calendar.md 3.4, 4.5). */
-export function linkedRoutes(kind: AnyLinkedKind, docs: LinkedDocs = {}): RouteDefinition[] {
+export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): RouteDefinition[] {
   const label = kind.name;
   const plural = kind.plural;
   const Plural = plural[0]!.toUpperCase() + plural.slice(1);
@@ -205,16 +206,4 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: LinkedDocs = {}): RouteD
       { methods: EDITABLE, args: { slug: slugArg, ...unrequired(createArgs) }, permission: canUpdate, handler: update, doc: docs.updateBySlug },
     ]),
   ];
-}
-
-
-export interface LinkedDocs {
-  list?: OperationDoc;
-  create?: OperationDoc;
-  read?: OperationDoc;
-  update?: OperationDoc;
-  remove?: OperationDoc;
-  readBySlug?: OperationDoc;
-  updateBySlug?: OperationDoc;
-  removeBySlug?: OperationDoc;
 }
