@@ -1,7 +1,8 @@
 import { defineConfig } from 'tsup';
 
 export default defineConfig({
-  entry: { index: 'src/index.ts' },
+  // cli: the siterest-migrate bin (dist/cli.js keeps its shebang).
+  entry: { index: 'src/index.ts', cli: 'src/cli.ts' },
   format: ['esm', 'cjs'],
   dts: true,
   clean: true,

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { storeVariants } from '../support/stores.js';
 import { NS, useCalendar } from './harness.js';
 
 /** What a calendar client does, end to end over HTTP: build the calendar, browse it, change it. */
-describe('calendar client flow', () => {
-  const cal = useCalendar();
+describe.each(storeVariants())('calendar client flow ($label)', (variant) => {
+  const cal = useCalendar({ store: variant });
   const ids: Record<string, number> = {};
 
   it('creates a venue, an organizer, categories and tags', async () => {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll } from 'vitest';
 import { createSite, manualClock, silentLogger, type ManualClock, type RoleName, type Site, type SiteStore } from '@siterest/core';
 import { basicAuth, rawRequest, type RawResponse, type RunningServer } from '@siterest/core/testing';
-import { memoryStore } from '@siterest/store-memory';
 import { serveWithExpress } from '../../packages/adapter-express/test/serve.js';
+import { storeVariants, type StoreVariant } from '../support/stores.js';
 
 export type Role = RoleName | 'anonymous';
 
@@ -24,7 +24,8 @@ export interface Calendar {
 }
 
 export interface CalendarOptions {
-  createStore?: () => SiteStore | Promise<SiteStore>;
+  /** The store to run on (memory by default). */
+  store?: StoreVariant;
   now?: string;
   settings?: Parameters<typeof createSite>[0]['settings'];
 }
@@ -35,10 +36,13 @@ export interface CalendarOptions {
  */
 export function useCalendar(options: CalendarOptions = {}): Calendar {
   const calendar = {} as Calendar;
+  const variant = options.store ?? storeVariants()[0]!;
+  let store: SiteStore | undefined;
   beforeAll(async () => {
     const clock = manualClock(options.now ?? '2026-11-21T16:41:37Z');
+    store = await variant.create();
     const site = createSite({
-      store: await (options.createStore ?? (() => memoryStore()))(),
+      store,
       settings: { name: 'Calendar Test', url: 'http://127.0.0.1:8080', ...options.settings },
       clock,
       logger: silentLogger,
@@ -70,7 +74,7 @@ export function useCalendar(options: CalendarOptions = {}): Calendar {
   });
   afterAll(async () => {
     await calendar.server?.close();
-    await calendar.site?.close();
+    if (store) await variant.destroy(store);
   });
   return calendar;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { newEvent } from '@siterest/core/testing';
+import { storeVariants } from '../support/stores.js';
 import { NS, useCalendar } from './harness.js';
 
 const event = (title: string, extra: Record<string, unknown> = {}) => ({
@@ -9,8 +10,8 @@ const event = (title: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-describe('calendar permissions', () => {
-  const cal = useCalendar();
+describe.each(storeVariants())('calendar permissions ($label)', (variant) => {
+  const cal = useCalendar({ store: variant });
 
   it('refuses anonymous writes with 401 and signed-in users without the right with 403', async () => {
     for (const [method, path, body] of [

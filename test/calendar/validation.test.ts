@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { rawRequest } from '@siterest/core/testing';
+import { storeVariants } from '../support/stores.js';
 import { NS, useCalendar } from './harness.js';
 
 const valid = { title: 'Valid', start_date: '2027-01-10 10:00:00', end_date: '2027-01-10 12:00:00' };
 
-describe('calendar input validation', () => {
-  const cal = useCalendar();
+describe.each(storeVariants())('calendar input validation ($label)', (variant) => {
+  const cal = useCalendar({ store: variant });
   const invalid = async (method: string, path: string, body: unknown, param: string) => {
     const answer = await cal.call('administrator', method, path, body);
     expect([answer.status, answer.body.code, Object.keys(answer.body.data.params ?? {})]).toEqual([400, 'rest_invalid_param', [param]]);

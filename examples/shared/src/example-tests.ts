@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { basicAuth, rawRequest } from '@siterest/core/testing';
 import { startExample, type StartedExample } from './spawn.js';
+import { exampleDatabase } from './test-database.js';
 
 /** What both example servers must do when started the way the README says. */
 export function exampleServerSuite(name: string, main: string): void {
@@ -40,6 +41,31 @@ export function exampleServerSuite(name: string, main: string): void {
         body: '{"name":"Env"}',
       });
       expect(whoami.status).toBe(201);
+    });
+
+    it('keeps its data in PostgreSQL across restarts when DATABASE_URL is set', async () => {
+      const database = await exampleDatabase();
+      try {
+        running = await startExample(main, { DATABASE_URL: database.url, SITEREST_NOW: '2026-11-21T16:41:37Z' });
+        const first = JSON.parse((await rawRequest(`${running.apiUrl}cal/events/v1/events?per_page=1`)).body);
+        expect(first.total).toBeGreaterThan(20);
+        const created = await rawRequest(`${running.apiUrl}cal/events/v1/tags`, {
+          method: 'POST',
+          headers: { Authorization: basicAuth('admin', running.password!), 'Content-Type': 'application/json' },
+          body: '{"name":"Persisted"}',
+        });
+        expect(created.status).toBe(201);
+        expect(await running.stop()).toBe(0);
+        running = await startExample(main, { DATABASE_URL: database.url, SITEREST_NOW: '2026-11-21T16:41:37Z' });
+        const again = JSON.parse((await rawRequest(`${running.apiUrl}cal/events/v1/events?per_page=1`)).body);
+        expect(again.total).toBe(first.total);
+        const tags = JSON.parse((await rawRequest(`${running.apiUrl}cal/events/v1/tags?hide_empty=0&search=Persisted`)).body);
+        expect(tags.total).toBe(1);
+      } finally {
+        if (running) expect(await running.stop()).toBe(0);
+        running = null;
+        await database.drop();
+      }
     });
 
     it('refuses an invalid environment with a clear message', async () => {

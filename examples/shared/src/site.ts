@@ -34,7 +34,8 @@ export async function createExampleSite(config: ExampleConfig): Promise<ExampleS
   const { password } = await site.createApplicationPassword(admin.id, PASSWORD_NAME, {
     password: config.SITEREST_ADMIN_PASSWORD,
   });
-  const empty = (await site.store.terms.list({ taxonomy: 'cal_events_cat', orderBy: 'none', order: 'asc', offset: 0, limit: 1 })).total === 0;
+  // A database that already holds a calendar is not seeded again.
+  const empty = (await site.store.events.list({ statuses: 'any', orderBy: 'start', offset: 0, limit: 1 })).total === 0;
   if (config.SITEREST_SEED === 'demo' && empty) await seedDemoSite(site);
   return {
     site,

@@ -12,8 +12,10 @@ const TSX = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.
 
 /** Starts an example server as `pnpm start` does and waits for its banner (tests of the start command). */
 export function startExample(main: string, env: Record<string, string>): Promise<StartedExample> {
+  // The example gets a database only when the test names one (never the suite's own DATABASE_URL).
+  const { DATABASE_URL: _suiteDatabase, ...inherited } = process.env;
   const child = spawn(TSX, ['--conditions=source', main], {
-    env: { ...process.env, PORT: '0', ...env },
+    env: { ...inherited, PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

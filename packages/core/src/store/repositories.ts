@@ -100,7 +100,10 @@ export interface SiteStore {
   /** Readies the store (the PostgreSQL store checks its schema); idempotent. */
   init?(): Promise<void>;
   close?(): Promise<void>;
-  /** Cross-instance change notifications, for in-process caches. */
+  /**
+   * Cross-instance change notifications, for in-process caches. A payload of `'*'` means "resync": messages
+   * may have been lost (a dropped connection), so a listener drops everything it cached.
+   */
   subscribe?(channel: string, listener: (payload: string) => void): () => void;
   publish?(channel: string, payload: string): Promise<void>;
 }

@@ -1,0 +1,17 @@
+import { createSite, manualClock, silentLogger } from '@siterest/core';
+import { memoryStore } from '@siterest/store-memory';
+import { seedBenchEvents } from './lib/seed-events.js';
+const NOW = '2026-11-21T16:41:37Z';
+const store = memoryStore();
+let t = Date.now();
+await seedBenchEvents(store, 10000, Date.parse(NOW));
+console.log('seed', Date.now() - t, 'ms');
+const site = createSite({ store, settings: { url: 'http://127.0.0.1:8080' }, clock: manualClock(NOW), logger: silentLogger });
+const req = { method: 'GET', path: '/cal/events/v1/events', headers: {}, basePath: '/api' };
+await site.handle(req);
+t = performance.now();
+for (let i = 0; i < 100; i++) await site.handle(req);
+console.log('handle avg', ((performance.now() - t) / 20).toFixed(2), 'ms');
+t = performance.now();
+for (let i = 0; i < 20; i++) await store.events.list({ statuses: ['publish'], startsAfter: '2026-11-20 00:00:00', endsBefore: '2028-11-21 23:59:59', excludeHidden: true, orderBy: 'start', offset: 0, limit: 10 });
+console.log('store list avg', ((performance.now() - t) / 20).toFixed(2), 'ms');

@@ -1,0 +1,12 @@
+import { createSite, manualClock, silentLogger } from '@siterest/core';
+import { memoryStore } from '@siterest/store-memory';
+import { seedBenchEvents } from './lib/seed-events.js';
+const NOW = '2026-11-21T16:41:37Z';
+const store = memoryStore();
+await seedBenchEvents(store, 10000, Date.parse(NOW));
+const site = createSite({ store, settings: { url: 'http://127.0.0.1:8080' }, clock: manualClock(NOW), logger: silentLogger });
+const req = { method: 'GET', path: '/cal/events/v1/events', headers: {}, basePath: '/api' };
+for (let i = 0; i < 5; i++) await site.handle(req);
+const t = performance.now();
+for (let i = 0; i < 50; i++) await site.handle(req);
+console.log('handle avg', ((performance.now() - t) / 50).toFixed(2), 'ms');

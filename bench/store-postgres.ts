@@ -1,0 +1,243 @@
+/**
+ * Benchmark of the PostgreSQL store's event list: seeds a dedicated database in bulk, shows with EXPLAIN
+ * that the default list and every filter are index-served (page and total), and measures store-level
+ * `events.list` latency.
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres EVENTS=1000000 npx tsx --conditions=source bench/store-postgres.ts
+ *
+ * DATABASE_URL is only used to create the benchmark database (BENCH_DATABASE, default siterest_bench) if
+ * it is missing; all data goes there, in a schema named after the event count (reused unless RESEED=1).
+ */
+import { pathToFileURL } from 'node:url';
+import type { EventQuery } from '@siterest/core';
+import { postgresStore, type PostgresStore } from '../packages/store-postgres/src/index.js';
+import { eventListSql } from '../packages/store-postgres/src/repositories/event-list.js';
+import { tablesIn } from '../packages/store-postgres/src/tables.js';
+import { percentile, summarizePlan, type PlanNode } from './store-postgres-plans.js';
+import { seedEvents, type SeedFacts } from './store-postgres-seed.js';
+
+export interface PostgresStoreBenchOptions {
+  /** Any database on the server, used to create `database` when missing (default: DATABASE_URL). */
+  databaseUrl?: string;
+  /** Default: BENCH_DATABASE or siterest_bench. */
+  database?: string;
+  /** Default: EVENTS or 1,000,000. */
+  events?: number;
+  /** Timed runs per case, after a warm-up. Default: RUNS or 200. */
+  runs?: number;
+  /** Seed again even if the schema holds a seed of this size. Default: RESEED=1. */
+  reseed?: boolean;
+  /** "Now" for the windows; the seed spreads starts over 2022–2029. */
+  now?: Date;
+  log?: (line: string) => void;
+}
+
+export interface PostgresStoreBenchCase {
+  name: string;
+  total: number;
+  pagePlan: string[];
+  countPlan: string[];
+  /** Big tables read sequentially by the page or count query (should be none). */
+  seqScans: string[];
+  p50: number;
+  p95: number;
+  /** The count query on its own. */
+  countP50: number;
+}
+
+export interface PostgresStoreBenchResult {
+  events: number;
+  seeded: boolean;
+  seedSeconds: number | null;
+  cases: PostgresStoreBenchCase[];
+  allIndexed: boolean;
+  markdown: string;
+}
+
+const BIG_TABLES = ['posts', 'events', 'term_relationships'];
+const SEED_MARKER = 'bench_seed';
+/** Bumped whenever the seed or the schema changes shape: an older seed is then made again. */
+const SEED_LAYOUT = 3;
+
+const wp = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
+const addDays = (date: Date, days: number) => new Date(date.getTime() + days * 86_400_000);
+
+function benchCases(now: Date, facts: SeedFacts, sampleIds: number[]): Array<{ name: string; query: EventQuery }> {
+  const base: EventQuery = {
+    statuses: ['publish'],
+    startsAfter: wp(addDays(now, -1)),
+    startsBefore: wp(addDays(now, 730)),
+    excludeHidden: true,
+    orderBy: 'start',
+    offset: 0,
+    limit: 10,
+  };
+  const pick = <T>(list: T[], at: number) => list[Math.floor(list.length * at)]!;
+  return [
+    { name: 'default (publish, yesterday → +24 months, not hidden)', query: base },
+    { name: 'category', query: { ...base, categoryIds: [pick(facts.categoryIds, 0.5)] } },
+    { name: 'two categories', query: { ...base, categoryIds: [pick(facts.categoryIds, 0.2), pick(facts.categoryIds, 0.8)] } },
+    { name: 'tag', query: { ...base, tagIds: [pick(facts.tagIds, 0.3)] } },
+    { name: 'category + tag', query: { ...base, categoryIds: [pick(facts.categoryIds, 0.1)], tagIds: [pick(facts.tagIds, 0.1)] } },
+    { name: 'venue', query: { ...base, venueIds: [pick(facts.venueIds, 0.5)] } },
+    { name: 'organizer', query: { ...base, organizerIds: [pick(facts.organizerIds, 0.5)] } },
+    { name: 'featured', query: { ...base, featured: true } },
+    { name: 'search "saxophone"', query: { ...base, search: 'saxophone' } },
+    { name: 'search "jazz night"', query: { ...base, search: 'jazz night' } },
+    { name: 'include (50 ids)', query: { ...base, include: sampleIds } },
+    { name: 'start window only (one month)', query: { statuses: ['publish'], startsAfter: wp(addDays(now, 30)), startsBefore: wp(addDays(now, 60)), orderBy: 'start', offset: 0, limit: 10 } },
+    { name: 'end window only (ongoing, next 7 days)', query: { statuses: ['publish'], endsAfter: wp(now), endsBefore: wp(addDays(now, 7)), orderBy: 'start', offset: 0, limit: 10 } },
+    { name: 'page 50 (offset 490)', query: { ...base, offset: 490 } },
+    { name: 'publish + private (editor)', query: { ...base, statuses: ['publish', 'private'] } },
+  ];
+}
+
+async function explain(store: PostgresStore, text: string, params: unknown[]): Promise<PlanNode> {
+  const [row] = await store.sql.query<{ 'QUERY PLAN': Array<{ Plan: PlanNode }> }>(`EXPLAIN (FORMAT JSON) ${text}`, params);
+  const plan = row!['QUERY PLAN'];
+  return (typeof plan === 'string' ? (JSON.parse(plan) as Array<{ Plan: PlanNode }>) : plan)[0]!.Plan;
+}
+
+async function timings(runs: number, work: () => Promise<unknown>): Promise<number[]> {
+  for (let i = 0; i < Math.min(10, runs); i++) await work();
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const started = process.hrtime.bigint();
+    await work();
+    samples.push(Number(process.hrtime.bigint() - started) / 1e6);
+  }
+  return samples.sort((a, b) => a - b);
+}
+
+/**
+ * A fresh, migrated, empty store for HTTP benchmarks (e.g. bench/events-server.ts): schema `http_bench` in
+ * the benchmark database, dropped and created again on every call.
+ */
+export async function openPostgresBenchStore(options: { databaseUrl?: string; database?: string; schema?: string } = {}): Promise<PostgresStore> {
+  const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL;
+  if (!databaseUrl) throw new Error('The PostgreSQL benchmark store needs DATABASE_URL.');
+  const database = options.database ?? process.env.BENCH_DATABASE ?? 'siterest_bench';
+  await ensureDatabase(databaseUrl, database);
+  const url = new URL(databaseUrl);
+  url.pathname = `/${database}`;
+  const store = postgresStore({ connectionString: url.toString(), schema: options.schema ?? 'http_bench', poolConfig: { max: 20, application_name: 'siterest-bench-http' } });
+  await store.sql.query(`DROP SCHEMA IF EXISTS "${store.schema}" CASCADE`);
+  await store.migrate();
+  return store;
+}
+
+/** The seed marker, or undefined when the schema is not a (current) benchmark seed. */
+async function readMarker(store: PostgresStore): Promise<{ layout: number; facts: SeedFacts } | undefined> {
+  try {
+    await store.init();
+    return (await store.options.get(SEED_MARKER)) as { layout: number; facts: SeedFacts } | undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function ensureDatabase(databaseUrl: string, database: string): Promise<void> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(database)) throw new Error(`Invalid database name "${database}".`);
+  const admin = postgresStore({ connectionString: databaseUrl, poolConfig: { max: 1, application_name: 'siterest-bench-admin' } });
+  try {
+    const exists = await admin.sql.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (exists.length === 0) await admin.sql.query(`CREATE DATABASE "${database}"`);
+  } finally {
+    await admin.close();
+  }
+}
+
+export async function runPostgresStoreBench(options: PostgresStoreBenchOptions = {}): Promise<PostgresStoreBenchResult> {
+  const env = process.env;
+  const databaseUrl = options.databaseUrl ?? env.DATABASE_URL;
+  if (!databaseUrl) throw new Error('The PostgreSQL store benchmark needs DATABASE_URL (any database on the server).');
+  const log = options.log ?? (() => undefined);
+  const events = options.events ?? (env.EVENTS ? Number(env.EVENTS) : 1_000_000);
+  const runs = options.runs ?? (env.RUNS ? Number(env.RUNS) : 200);
+  const reseed = options.reseed ?? env.RESEED === '1';
+  const now = options.now ?? new Date();
+  const database = options.database ?? env.BENCH_DATABASE ?? 'siterest_bench';
+  await ensureDatabase(databaseUrl, database);
+  const url = new URL(databaseUrl);
+  url.pathname = `/${database}`;
+  const schema = `bench_${events}`;
+  const store = postgresStore({ connectionString: url.toString(), schema, poolConfig: { max: 4, application_name: 'siterest-bench', connectionTimeoutMillis: 30_000 } });
+  try {
+    const present = (await store.sql.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])).length > 0;
+    const marker = present ? await readMarker(store) : undefined;
+    let facts: SeedFacts;
+    let seedSeconds: number | null = null;
+    if (!marker || marker.layout !== SEED_LAYOUT || reseed) {
+      await store.sql.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      await store.migrate();
+      log(`Seeding ${events.toLocaleString('en')} events into ${database}.${schema}…`);
+      const started = Date.now();
+      facts = await seedEvents(store, { events, log });
+      seedSeconds = (Date.now() - started) / 1000;
+      await store.options.set(SEED_MARKER, { layout: SEED_LAYOUT, events, facts, seededAt: new Date().toISOString(), seedSeconds });
+      log(`Seeded in ${seedSeconds.toFixed(0)} s.`);
+    } else {
+      facts = marker.facts;
+      log(`Reusing ${database}.${schema} (RESEED=1 to seed again).`);
+    }
+    const sampleIds = (await store.sql.query<{ id: unknown }>(`SELECT post_id AS id FROM "${schema}".events TABLESAMPLE SYSTEM (1) LIMIT 50`)).map((r) => Number(r.id));
+
+    const cases: PostgresStoreBenchCase[] = [];
+    for (const { name, query } of benchCases(now, facts, sampleIds)) {
+      const built = eventListSql({ sql: store.sql, t: tablesIn(schema) }, query);
+      const page = summarizePlan(await explain(store, built.page, built.pageParams), BIG_TABLES);
+      const count = summarizePlan(await explain(store, built.count, built.countParams), BIG_TABLES);
+      const listMs = await timings(runs, () => store.events.list(query));
+      const countMs = await timings(Math.max(20, Math.floor(runs / 4)), () => store.sql.query(built.count, built.countParams));
+      const { total } = await store.events.list(query);
+      const result: PostgresStoreBenchCase = {
+        name,
+        total,
+        pagePlan: page.scans,
+        countPlan: count.scans,
+        seqScans: [...new Set([...page.seqScans, ...count.seqScans])],
+        p50: percentile(listMs, 50),
+        p95: percentile(listMs, 95),
+        countP50: percentile(countMs, 50),
+      };
+      cases.push(result);
+      log(`  ${name}: total ${total}, p50 ${result.p50.toFixed(2)} ms, p95 ${result.p95.toFixed(2)} ms${result.seqScans.length ? `, SEQ SCAN on ${result.seqScans.join(', ')}` : ''}`);
+    }
+    const allIndexed = cases.every((c) => c.seqScans.length === 0);
+    return { events, seeded: seedSeconds !== null, seedSeconds, cases, allIndexed, markdown: toMarkdown(events, runs, cases, seedSeconds) };
+  } finally {
+    await store.close();
+  }
+}
+
+function toMarkdown(events: number, runs: number, cases: PostgresStoreBenchCase[], seedSeconds: number | null): string {
+  const ms = (n: number) => n.toFixed(2);
+  const lines = [
+    `### PostgreSQL store: \`events.list\` over ${events.toLocaleString('en')} events (${runs} runs per case)`,
+    '',
+    seedSeconds !== null ? `Seeded in ${seedSeconds.toFixed(0)} s.` : 'Seed reused.',
+    '',
+    '| case | total | page query scans | count query scans | index-served | p50 ms | p95 ms | count p50 ms |',
+    '| --- | ---: | --- | --- | :---: | ---: | ---: | ---: |',
+    ...cases.map(
+      (c) =>
+        `| ${c.name} | ${c.total.toLocaleString('en')} | ${c.pagePlan.join(', ')} | ${c.countPlan.join(', ')} | ${c.seqScans.length ? `no (seq scan: ${c.seqScans.join(', ')})` : 'yes'} | ${ms(c.p50)} | ${ms(c.p95)} | ${ms(c.countP50)} |`,
+    ),
+    '',
+    'IOS = index-only scan, IS = index scan, BIS = bitmap index scan, SEQ = sequential scan. p50/p95 are store-level `events.list` (page + total); the total is an exact count(*) run only when the page cannot tell it.',
+  ];
+  return lines.join('\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  runPostgresStoreBench({ log: (line) => console.log(line) }).then(
+    (result) => {
+      console.log(`\n${result.markdown}\n`);
+      if (!result.allIndexed) process.exitCode = 1;
+    },
+    (error: unknown) => {
+      console.error(error instanceof Error ? error.message : error);
+      process.exitCode = 1;
+    },
+  );
+}

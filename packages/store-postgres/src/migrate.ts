@@ -1,0 +1,85 @@
+import type { SqlClient } from './sql/client.js';
+import { quoteIdent } from './sql/identifiers.js';
+import { LATEST_VERSION, MIGRATIONS } from './migrations/index.js';
+import type { Tables } from './tables.js';
+
+/**
+ * One lock for every schema of the database: besides guarding each schema's migrations it serialises
+ * CREATE EXTENSION, which two schemas migrating at once would otherwise race on.
+ */
+const MIGRATION_LOCK = 7_322_484_913_221;
+
+export interface MigrationResult {
+  /** The schema's version afterwards. */
+  version: number;
+  /** Names of the migrations this call applied (empty when the schema was up to date). */
+  applied: string[];
+}
+
+export interface MigrateOptions {
+  /** Where missing extensions are created (default `public`); one that exists already stays where it is. */
+  extensionSchema?: string;
+}
+
+/** Applies pending migrations in one transaction: all of them or none. Safe to run from many processes at once. */
+export function migrateSchema(sql: SqlClient, tables: Tables, options: MigrateOptions = {}): Promise<MigrationResult> {
+  return sql.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK]);
+    const exists = await tx.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [tables.schema]);
+    if (exists.length === 0) await tx.query(`CREATE SCHEMA ${quoteIdent(tables.schema)}`);
+    await tx.query(
+      `CREATE TABLE IF NOT EXISTS ${tables.migrations} (
+        version integer PRIMARY KEY,
+        name text NOT NULL,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      )`,
+    );
+    const done = new Set((await tx.query<{ version: number }>(`SELECT version FROM ${tables.migrations}`)).map((r) => Number(r.version)));
+    const applied: string[] = [];
+    for (const migration of MIGRATIONS) {
+      if (done.has(migration.version)) continue;
+      const extensionSchemas: string[] = [];
+      for (const name of migration.extensions) extensionSchemas.push(await ensureExtension(tx, name, options.extensionSchema ?? 'public'));
+      const path = [tables.schema, ...new Set(extensionSchemas)].map(quoteIdent).join(', ');
+      await tx.query(`SET LOCAL search_path TO ${path}`);
+      for (const statement of migration.statements) await tx.query(statement);
+      await tx.query(`INSERT INTO ${tables.migrations} (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+      applied.push(`${String(migration.version).padStart(3, '0')}_${migration.name}`);
+    }
+    const version = Math.max(0, ...done, ...MIGRATIONS.filter((m) => !done.has(m.version)).map((m) => m.version));
+    return { version, applied };
+  });
+}
+
+async function ensureExtension(tx: SqlClient, name: string, schema: string): Promise<string> {
+  const installedIn = async () =>
+    (
+      await tx.query<{ schema: string }>(
+        'SELECT n.nspname AS schema FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace WHERE e.extname = $1',
+        [name],
+      )
+    )[0]?.schema;
+  const existing = await installedIn();
+  if (existing) return existing;
+  try {
+    await tx.query(`CREATE EXTENSION IF NOT EXISTS ${quoteIdent(name)} WITH SCHEMA ${quoteIdent(schema)}`);
+  } catch (error) {
+    throw new Error(
+      `siterest needs the PostgreSQL extension "${name}" (it indexes search) and could not create it: ${(error as Error).message}. ` +
+        `Install it as a superuser (CREATE EXTENSION ${name};), or with PGlite create the instance with ` +
+        `extensions: { ${name} } from '@electric-sql/pglite/contrib/${name}'.`,
+      { cause: error },
+    );
+  }
+  return (await installedIn()) ?? schema;
+}
+
+/** The version the schema is at; 0 when it was never migrated. */
+export async function schemaVersion(sql: SqlClient, tables: Tables): Promise<number> {
+  const [present] = await sql.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [tables.migrations]);
+  if (!present?.present) return 0;
+  const [row] = await sql.query<{ version: number | null }>(`SELECT max(version) AS version FROM ${tables.migrations}`);
+  return Number(row?.version ?? 0);
+}
+
+export { LATEST_VERSION };

@@ -1,0 +1,68 @@
+import pg from 'pg';
+import type { Pool, PoolConfig } from 'pg';
+import type { PGliteInterface } from '@electric-sql/pglite';
+import type { FirstIds } from './first-ids.js';
+import { Notifications } from './notifications.js';
+import type { SqlClient } from './sql/client.js';
+import { channelFor } from './sql/identifiers.js';
+import { PgSqlClient } from './sql/pg-client.js';
+import { PGliteSqlClient } from './sql/pglite-client.js';
+import { PostgresStore } from './store.js';
+import { tablesIn } from './tables.js';
+
+export interface PostgresStoreOptions {
+  /** The app's node-postgres pool; the store never ends it. */
+  pool?: Pool;
+  /** A PGlite instance (created with `extensions: { pg_trgm }`, see openPGlite); the store never closes it. */
+  pglite?: PGliteInterface;
+  /** Or let the store make (and end, on close) its own pool. */
+  connectionString?: string;
+  /** Settings for that pool. */
+  poolConfig?: Omit<PoolConfig, 'connectionString'>;
+  /** Where the tables live (default `public`): lower-case letters, digits and `_`. */
+  schema?: string;
+  /** Where the id sequences start, as the memory store's option. Applied by migrate() and init(); sequences only move up. */
+  firstIds?: FirstIds;
+  /** `init()` applies pending migrations instead of refusing to start on an old schema. */
+  migrate?: boolean;
+  /** Where missing extensions (pg_trgm) are created, default `public`. */
+  extensionSchema?: string;
+}
+
+/** Fail fast when the server is away instead of queueing requests for the OS's TCP timeout. */
+const POOL_DEFAULTS: PoolConfig = {
+  connectionTimeoutMillis: 5_000,
+  keepAlive: true,
+  idleTimeoutMillis: 30_000,
+  application_name: 'siterest',
+};
+
+function clientFor(options: PostgresStoreOptions): SqlClient {
+  const given = [options.pool, options.pglite, options.connectionString].filter((x) => x !== undefined);
+  if (given.length !== 1) throw new Error('postgresStore needs exactly one of `pool`, `pglite` or `connectionString`.');
+  if (options.pool) return new PgSqlClient(options.pool, false);
+  if (options.pglite) return new PGliteSqlClient(options.pglite, false);
+  return new PgSqlClient(new pg.Pool({ ...POOL_DEFAULTS, ...options.poolConfig, connectionString: options.connectionString }), true);
+}
+
+/** A SiteStore keeping everything in PostgreSQL (a server through node-postgres, or PGlite). */
+export function postgresStore(options: PostgresStoreOptions): PostgresStore {
+  const tables = tablesIn(options.schema ?? 'public');
+  const sql = clientFor(options);
+  return new PostgresStore(
+    sql,
+    tables,
+    {
+      firstIds: options.firstIds ?? {},
+      migrate: options.migrate ?? false,
+      migrateOptions: options.extensionSchema ? { extensionSchema: options.extensionSchema } : {},
+    },
+    new Notifications(sql, channelFor(tables.schema)),
+  );
+}
+
+/** A PGlite database with the extensions the store needs; in memory unless `dataDir` names a directory. */
+export async function openPGlite(dataDir?: string): Promise<PGliteInterface> {
+  const [{ PGlite }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')]);
+  return PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
+}

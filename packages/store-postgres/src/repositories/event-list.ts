@@ -1,0 +1,127 @@
+import type { EventQuery, EventRecord, Page } from '@siterest/core';
+import { Params } from '../sql/params.js';
+import { bindUtc } from './columns.js';
+import { literal, type Db } from './db.js';
+import { EVENT_TERMS, TERM_LISTS } from './event-terms.js';
+import { countOf, pageWithTotal } from './paging.js';
+import { recordColumns, toRecord } from './post-rows.js';
+import { EVENT } from './post-types.js';
+import { searchConditions, statusCondition } from './search-sql.js';
+
+interface Filter {
+  from: string;
+  where: string;
+  /** The event id and the order key, as the FROM names them. */
+  id: string;
+  key: string;
+  /** Several terms of the driving list can match one event: its rows must be made distinct. */
+  distinct: boolean;
+}
+
+/**
+ * The FROM and WHERE of an event list. By default the list is read from `events e`, whose
+ * (status, start_utc) index gives both the order and the total. Filtered by categories or tags (and ordered by
+ * start), it is read from that list's `term_relationships d` rows instead, which carry the same keys: the
+ * term's events in start order are one index range. `posts p` is joined only for search, parent or
+ * publication-date order; `events e` only when a filter needs one of its other columns.
+ */
+export function eventFilter(db: Db, q: EventQuery, params: Params): Filter {
+  const byDate = q.orderBy === 'date';
+  const drive = byDate ? undefined : TERM_LISTS.find(({ field }) => q[field] !== undefined);
+  const keys = drive ? 'd' : 'e';
+  const id = drive ? 'd.object_id' : 'e.post_id';
+  const where: string[] = [];
+  let needsEvent = !drive;
+  let needsPost = byDate;
+  /** A condition on one of the columns only `events` has. */
+  const onEvent = (condition: string) => {
+    needsEvent = true;
+    where.push(condition);
+  };
+  // Ordered by publication date the status is read from posts, where (type, status, post_date) is indexed.
+  if (byDate) where.push(`p.type = ${params.add(EVENT.type, 'text')}`);
+  where.push(statusCondition(params, byDate ? 'p.status' : `${keys}.status`, q.statuses));
+  if (q.include) where.push(`${id} = ANY(${params.add([...q.include], 'bigint[]')})`);
+  if (q.startsAfter !== undefined) where.push(`${keys}.start_utc >= ${bindUtc(params, q.startsAfter)}`);
+  if (q.startsBefore !== undefined) where.push(`${keys}.start_utc <= ${bindUtc(params, q.startsBefore)}`);
+  if (q.endsAfter !== undefined) onEvent(`e.end_utc >= ${bindUtc(params, q.endsAfter)}`);
+  if (q.endsBefore !== undefined) onEvent(`e.end_utc <= ${bindUtc(params, q.endsBefore)}`);
+  if (q.excludeHidden) where.push(`NOT ${keys}.hide_from_listings`);
+  // Literal booleans, so the planner can match the partial index on featured events.
+  if (q.featured !== undefined) onEvent(q.featured ? 'e.featured' : 'NOT e.featured');
+  if (q.parentId !== undefined) {
+    needsPost = true;
+    where.push(`p.parent_id = ${params.add(q.parentId, 'bigint')}`);
+  }
+  for (const list of TERM_LISTS) {
+    const ids = q[list.field];
+    if (!ids) continue;
+    const terms = params.add([...ids], 'bigint[]');
+    if (list === drive) {
+      where.push(`d.term_id = ANY(${terms}) AND d.taxonomy = ${literal(list.taxonomy)} AND d.object_type = ${literal(EVENT.type)}`);
+    } else {
+      where.push(
+        `EXISTS (SELECT 1 FROM ${db.t.termRelationships} r WHERE r.object_id = ${id} AND r.taxonomy = ${literal(list.taxonomy)} AND r.term_id = ANY(${terms}))`,
+      );
+    }
+  }
+  if (q.venueIds) onEvent(`e.venue_ids && ${params.add([...q.venueIds], 'bigint[]')}`);
+  if (q.organizerIds) onEvent(`e.organizer_ids && ${params.add([...q.organizerIds], 'bigint[]')}`);
+  const search = searchConditions(params, q.search, ['p.title', 'p.content', 'p.excerpt']);
+  if (search.length) needsPost = true;
+  where.push(...search);
+  if (q.geo) onEvent(geoCondition(db, params, q.geo.near));
+  const from = [
+    drive ? `${db.t.termRelationships} d` : `${db.t.events} e`,
+    drive && needsEvent ? `JOIN ${db.t.events} e ON e.post_id = d.object_id` : '',
+    needsPost ? `JOIN ${db.t.posts} p ON p.id = ${id}` : '',
+  ];
+  return {
+    from: from.filter(Boolean).join(' '),
+    where: where.join(' AND '),
+    id,
+    key: byDate ? 'p.post_date' : `${keys}.start_utc`,
+    distinct: drive !== undefined && (q[drive.field]?.length ?? 0) > 1,
+  };
+}
+
+/** A venue with coordinates, within the radius when given (haversine, as the memory store computes it). */
+function geoCondition(db: Db, params: Params, near?: { lat: number; lng: number; radiusKm: number }): string {
+  let distance = '';
+  if (near) {
+    const lat = params.add(near.lat, 'double precision');
+    const lng = params.add(near.lng, 'double precision');
+    const a = `power(sin(radians(v.geo_lat - ${lat}) / 2), 2) + cos(radians(${lat})) * cos(radians(v.geo_lat)) * power(sin(radians(v.geo_lng - ${lng}) / 2), 2)`;
+    distance = ` AND 6371 * 2 * atan2(sqrt(${a}), sqrt(1 - (${a}))) <= ${params.add(near.radiusKm, 'double precision')}`;
+  }
+  return `EXISTS (SELECT 1 FROM ${db.t.venues} v
+                   WHERE v.post_id = ANY(e.venue_ids) AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL${distance})`;
+}
+
+/** The statements a list runs: the page (ids in order, then whole records) and the total. */
+export function eventListSql(db: Db, q: EventQuery): { page: string; pageParams: unknown[]; count: string; countParams: unknown[] } {
+  const params = new Params();
+  const f = eventFilter(db, q, params);
+  const countParams = [...params.values];
+  const limit = params.add(q.limit, 'bigint');
+  const offset = params.add(q.offset, 'bigint');
+  // Only the page's ids are found by the ordered scan; the records (with their term subqueries) are read for those alone.
+  const page = `SELECT ${recordColumns(db, EVENT, EVENT_TERMS)}
+      FROM (SELECT ${f.distinct ? 'DISTINCT ' : ''}${f.id} AS id, ${f.key} AS k FROM ${f.from} WHERE ${f.where}
+             ORDER BY k, id LIMIT ${limit} OFFSET ${offset}) page
+      JOIN ${db.t.posts} p ON p.id = page.id
+      JOIN ${db.t.events} x ON x.post_id = page.id
+     ORDER BY page.k, page.id`;
+  const count = `SELECT count(${f.distinct ? `DISTINCT ${f.id}` : '*'}) AS n FROM ${f.from} WHERE ${f.where}`;
+  return { page, pageParams: params.values, count, countParams };
+}
+
+export function listEvents(db: Db, q: EventQuery): Promise<Page<EventRecord>> {
+  const sql = eventListSql(db, q);
+  return pageWithTotal(
+    q.offset,
+    q.limit,
+    async () => (await db.sql.query(sql.page, sql.pageParams)).map((row) => toRecord<EventRecord>(row, EVENT, EVENT_TERMS)),
+    () => countOf(db.sql.query<{ n: unknown }>(sql.count, sql.countParams)),
+  );
+}

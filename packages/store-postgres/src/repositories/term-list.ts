@@ -1,0 +1,75 @@
+import type { Page, TermQuery, TermRecord } from '@siterest/core';
+import { Params } from '../sql/params.js';
+import type { Db } from './db.js';
+import { countOf, pageWithTotal } from './paging.js';
+import { termSelect, toTerm } from './term-rows.js';
+
+function termFilter(db: Db, q: TermQuery, params: Params): { with: string; where: string } {
+  const taxonomy = params.add(q.taxonomy, 'text');
+  const where = [`t.taxonomy = ${taxonomy}`];
+  let withUsed = '';
+  if (q.include) where.push(`t.id = ANY(${params.add([...q.include], 'bigint[]')})`);
+  if (q.exclude) where.push(`t.id <> ALL(${params.add([...q.exclude], 'bigint[]')})`);
+  if (q.slugs) where.push(`t.slug = ANY(${params.add([...q.slugs], 'text[]')})`);
+  if (q.parentId !== undefined) where.push(`t.parent_id = ${params.add(q.parentId, 'bigint')}`);
+  if (q.objectId !== undefined) {
+    where.push(`EXISTS (SELECT 1 FROM ${db.t.termRelationships} r WHERE r.object_id = ${params.add(q.objectId, 'bigint')} AND r.term_id = t.id)`);
+  }
+  if (q.hideEmpty && q.hierarchical) {
+    // Used terms and all their ancestors (WordPress get_terms keeps an empty parent whose child is used). UNION stops on cycles.
+    withUsed = `WITH RECURSIVE used AS (
+        SELECT u.id, u.parent_id FROM ${db.t.terms} u WHERE u.taxonomy = ${taxonomy} AND u.count > 0
+        UNION
+        SELECT a.id, a.parent_id FROM ${db.t.terms} a JOIN used ON a.id = used.parent_id WHERE a.taxonomy = ${taxonomy}
+      ) `;
+    where.push('t.id IN (SELECT id FROM used)');
+  } else if (q.hideEmpty) {
+    where.push('t.count > 0');
+  }
+  if (q.search) {
+    const needle = params.add(q.search.toLowerCase(), 'text');
+    where.push(`(strpos(lower(t.name), ${needle}) > 0 OR strpos(lower(t.slug), ${needle}) > 0)`);
+  }
+  return { with: withUsed, where: where.join(' AND ') };
+}
+
+/** ORDER BY as the memory store sorts: text keys case-insensitively, ties by id ascending whatever the direction. */
+function termOrder(q: TermQuery, params: Params): string {
+  const dir = q.order === 'desc' ? 'DESC' : 'ASC';
+  switch (q.orderBy) {
+    case 'none':
+      return 't.id';
+    case 'include':
+      return q.include ? `array_position(${params.add([...q.include], 'bigint[]')}, t.id) ${dir}, t.id` : 't.id';
+    case 'id':
+      return `t.id ${dir}`;
+    case 'count':
+      return `t.count ${dir}, t.id`;
+    case 'parent':
+      return `t.parent_id ${dir}, t.id`;
+    case 'term_group':
+      return `t.term_group ${dir}, t.id`;
+    case 'slug':
+      return `lower(t.slug) COLLATE "C" ${dir}, t.id`;
+    case 'description':
+      return `lower(t.description) COLLATE "C" ${dir}, t.id`;
+    default:
+      return `lower(t.name) COLLATE "C" ${dir}, t.id`;
+  }
+}
+
+export function listTerms(db: Db, q: TermQuery): Promise<Page<TermRecord>> {
+  const params = new Params();
+  const filter = termFilter(db, q, params);
+  const countParams = [...params.values];
+  const order = termOrder(q, params);
+  const limit = params.add(q.limit, 'bigint');
+  const offset = params.add(q.offset, 'bigint');
+  return pageWithTotal(
+    q.offset,
+    q.limit,
+    async () =>
+      (await db.sql.query(`${filter.with}${termSelect(db)} WHERE ${filter.where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`, params.values)).map(toTerm),
+    () => countOf(db.sql.query<{ n: unknown }>(`${filter.with}SELECT count(*) AS n FROM ${db.t.terms} t WHERE ${filter.where}`, countParams)),
+  );
+}

@@ -1,0 +1,30 @@
+/**
+ * The one query interface the store is written against. node-postgres and PGlite each implement it, so every
+ * repository, the migrations and the notifications exist once.
+ */
+export type Row = Record<string, unknown>;
+
+export interface SqlClient {
+  /** One parameterised statement; rows as the driver parses them. Driver failures arrive as StoreError when they have a meaning. */
+  query<T extends Row = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  /**
+   * Runs `work` in one transaction on one connection; commits when it resolves, rolls back when it throws.
+   * Called on a client that is already inside a transaction, it joins that transaction.
+   */
+  transaction<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
+  /** Whether this client is bound to an open transaction. */
+  readonly inTransaction: boolean;
+  /**
+   * Receives NOTIFY messages on `channel` (a plain lower-case identifier) until the returned function is called.
+   * `onReconnect` runs each time the listening connection had to be re-established: messages sent meanwhile are lost.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Listening;
+  /** Releases what the client opened itself (never a pool or database handed in by the app). */
+  close(): Promise<void>;
+}
+
+export interface Listening {
+  /** Resolves once LISTEN is in effect (retries until the database answers). */
+  readonly ready: Promise<void>;
+  stop(): Promise<void>;
+}

@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newEvent, taxonomies } from '@siterest/core/testing';
+import { postgresStore, type PostgresStore } from '../src/index.js';
+import { dropSchema, openTestDatabase, uniqueSchema, type TestDatabase } from './support/database.js';
+
+let db: TestDatabase;
+let store: PostgresStore;
+const schema = uniqueSchema('list');
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  store = postgresStore({ ...db.connection(), schema });
+  await store.migrate();
+});
+
+afterAll(async () => {
+  await store?.close();
+  if (db) {
+    await dropSchema(db, schema);
+    await db.close();
+  }
+});
+
+describe('event lists filtered by terms', () => {
+  it('never include another post type that shares the taxonomy (post_tag)', async () => {
+    const tag = await store.terms.create({ taxonomy: taxonomies.tag, name: 'Shared', slug: 'shared', description: '', parentId: 0 });
+    const event = await store.events.create(newEvent({ tagIds: [tag.id], startDateUtc: '2027-01-01 10:00:00' }));
+    // A WordPress post tagged with the same term, written as a later post type would write it.
+    const s = `"${schema}"`;
+    const [post] = await store.sql.query<{ id: number }>(
+      `INSERT INTO ${s}.posts (type, status, post_date, post_date_gmt, post_modified, post_modified_gmt)
+       VALUES ('post', 'publish', '2026-01-01 00:00:00', '2026-01-01 00:00:00', '2026-01-01 00:00:00', '2026-01-01 00:00:00') RETURNING id`,
+    );
+    await store.sql.query(
+      `INSERT INTO ${s}.term_relationships (object_id, term_id, taxonomy, object_type, status, start_utc) VALUES ($1, $2, 'post_tag', 'post', 'publish', '2027-01-01 09:00:00')`,
+      [post!.id, tag.id],
+    );
+    // limit 1: the post starts first, and a full page makes the store count rather than infer the total.
+    for (const tagIds of [[tag.id], [tag.id, tag.id + 1000]]) {
+      const page = await store.events.list({ statuses: ['publish'], tagIds, orderBy: 'start', offset: 0, limit: 1 });
+      expect(page).toMatchObject({ total: 1, items: [{ id: event.id }] });
+    }
+  });
+});

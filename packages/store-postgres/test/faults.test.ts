@@ -1,0 +1,192 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isStoreError, type EventQuery } from '@siterest/core';
+import { newEvent, newVenue, taxonomies } from '@siterest/core/testing';
+import { openPGlite, postgresStore, RESYNC_PAYLOAD, type PostgresStore } from '../src/index.js';
+import { DATABASE_URL, dropSchema, openTestDatabase, uniqueSchema, type TestDatabase } from './support/database.js';
+import { TcpProxy } from './support/tcp-proxy.js';
+
+const unavailable = (error: unknown) => isStoreError(error, 'unavailable');
+const all: EventQuery = { statuses: 'any', orderBy: 'start', offset: 0, limit: 100 };
+
+/** Retries `work` until it succeeds: how a request after the outage sees the store. */
+async function eventually<T>(work: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await work();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+/** The outcome of a request, observed from the moment it starts (a rejection is never left unhandled). */
+const outcome = (request: Promise<unknown>): Promise<unknown> => request.then(() => 'succeeded', (error: unknown) => error);
+
+async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+  await eventually(async () => {
+    if (!condition()) throw new Error('not yet');
+  }, timeoutMs);
+}
+
+async function seed(store: PostgresStore) {
+  const music = await store.terms.create({ taxonomy: taxonomies.category, name: 'Music', slug: 'music', description: '', parentId: 0 });
+  const venue = await store.venues.create(newVenue({ title: 'Hall' }));
+  for (let i = 0; i < 5; i++) {
+    await store.events.create(newEvent({ title: `Concert ${i}`, startDateUtc: `2027-01-0${i + 1} 20:00:00`, categoryIds: [music.id], venueIds: [venue.id] }));
+  }
+  return { music, venue, snapshot: await store.events.list(all) };
+}
+
+describe('when the database cannot be reached', () => {
+  it('fails fast with StoreError "unavailable" (503), reads and writes alike', async () => {
+    const store = postgresStore({ connectionString: 'postgres://postgres@127.0.0.1:1/nowhere', schema: 'public' });
+    const started = Date.now();
+    await expect(store.events.get(1)).rejects.toSatisfy(unavailable);
+    await expect(store.init()).rejects.toSatisfy(unavailable);
+    await expect(store.events.create(newEvent())).rejects.toSatisfy(unavailable);
+    await expect(store.transaction((tx) => tx.options.set('a', 1))).rejects.toSatisfy(unavailable);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    await store.close();
+  });
+
+  it('answers "unavailable" once an embedded PGlite database has been closed', async () => {
+    const pglite = await openPGlite();
+    const store = postgresStore({ pglite, schema: 'siterest_closed' });
+    await store.migrate();
+    const event = await store.events.create(newEvent());
+    await pglite.close();
+    await expect(store.events.get(event.id)).rejects.toSatisfy(unavailable);
+    await expect(store.events.create(newEvent())).rejects.toSatisfy(unavailable);
+    await expect(store.terms.delete(1)).rejects.toSatisfy(unavailable);
+    await store.close();
+  });
+});
+
+// These need a server whose backends can be terminated and whose address can be cut.
+const serverUrl = DATABASE_URL;
+if (serverUrl) {
+  describe('when connections drop on a PostgreSQL server', () => {
+    let db: TestDatabase;
+    const schemas: string[] = [];
+
+    beforeAll(async () => {
+      db = await openTestDatabase();
+    });
+
+    afterAll(async () => {
+      for (const schema of schemas) await dropSchema(db, schema);
+      await db?.close();
+    });
+
+    it('survives pg_terminate_backend mid-transaction: clean errors, no partial write, recovery without restart', async () => {
+      const schema = uniqueSchema('fault');
+      schemas.push(schema);
+      const app = `siterest-fault-${randomBytes(4).toString('hex')}`;
+      const store = postgresStore({ ...db.connection(app), schema });
+      const other = postgresStore({ ...db.connection(`${app}-b`), schema });
+      await store.migrate();
+      const { music, snapshot } = await seed(store);
+      const heard: string[] = [];
+      const off = store.subscribe('cache', (payload) => heard.push(payload));
+      await off.ready;
+
+      // Two requests are under way when the server kills the store's connections: one single statement waiting on a
+      // row lock another instance holds, one transaction half-way (an inline venue written, its event not yet).
+      let openGate!: () => void;
+      let lockHeld!: () => void;
+      const gate = new Promise<void>((resolve) => (openGate = resolve));
+      const holding = new Promise<void>((resolve) => (lockHeld = resolve));
+      const blocker = other.transaction(async (tx) => {
+        await tx.options.set('flag', 'held by the other instance');
+        lockHeld();
+        await gate;
+      });
+      await holding;
+      const inFlight = outcome(store.options.set('flag', 'from the killed connection'));
+      let resume!: () => void;
+      let paused!: () => void;
+      const atPause = new Promise<void>((resolve) => (paused = resolve));
+      const resumed = new Promise<void>((resolve) => (resume = resolve));
+      const request = outcome(
+        store.transaction(async (tx) => {
+          await tx.venues.create(newVenue({ title: 'Ghost venue' }));
+          paused();
+          await resumed;
+          await tx.events.create(newEvent({ title: 'Ghost event', categoryIds: [music.id] }));
+        }),
+      );
+      await atPause;
+      await eventually(async () => {
+        const rows = await db.admin(`SELECT 1 FROM pg_stat_activity WHERE application_name = $1 AND wait_event_type = 'Lock'`, [app]);
+        if (rows.length === 0) throw new Error('the statement is not waiting yet');
+      }, 5_000);
+      const killed = await db.admin('SELECT pg_terminate_backend(pid) AS ok FROM pg_stat_activity WHERE application_name = $1', [app]);
+      expect(killed.length).toBeGreaterThanOrEqual(3); // the waiting statement's, the transaction's and the LISTEN connection
+      resume();
+      expect(unavailable(await inFlight)).toBe(true);
+      expect(unavailable(await request)).toBe(true);
+      openGate();
+      await blocker;
+
+      // Requests arriving meanwhile either succeed on a new connection or fail cleanly: never another error.
+      const meanwhile = await Promise.allSettled(Array.from({ length: 6 }, () => store.events.list(all)));
+      for (const result of meanwhile) if (result.status === 'rejected') expect(unavailable(result.reason)).toBe(true);
+
+      // The same store object recovers by itself, and everything written before is intact; nothing of the killed transaction is.
+      expect(await eventually(() => store.events.list(all))).toEqual(snapshot);
+      expect(await store.venues.findByTitle('Ghost venue')).toEqual([]);
+      expect(await store.options.get('flag')).toBe('held by the other instance');
+      expect((await store.terms.get(music.id))?.count).toBe(5);
+      const after = await store.events.create(newEvent({ title: 'After the outage', categoryIds: [music.id] }));
+      expect((await other.events.get(after.id))?.title).toBe('After the outage');
+      expect((await store.terms.get(music.id))?.count).toBe(6);
+
+      // The LISTEN connection came back too: listeners are told to resync, then hear new messages.
+      await until(() => heard.includes(RESYNC_PAYLOAD));
+      await other.publish('cache', 'after recovery');
+      await until(() => heard.includes('after recovery'));
+      off();
+      await Promise.all([store.close(), other.close()]);
+    });
+
+    it('fails fast while the server is unreachable and recovers when it is back', async () => {
+      const schema = uniqueSchema('outage');
+      schemas.push(schema);
+      const target = new URL(serverUrl);
+      const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+      await proxy.start();
+      const viaProxy = new URL(serverUrl);
+      viaProxy.hostname = '127.0.0.1';
+      viaProxy.port = String(proxy.port);
+      const store = postgresStore({ connectionString: viaProxy.toString(), schema, poolConfig: { connectionTimeoutMillis: 1_000 }, migrate: true });
+      const other = postgresStore({ ...db.connection(), schema });
+      await store.init();
+      const { snapshot } = await seed(store);
+      const heard: string[] = [];
+      const off = store.subscribe('cache', (payload) => heard.push(payload));
+      await off.ready;
+
+      await proxy.stop();
+      const started = Date.now();
+      await expect(store.events.list(all)).rejects.toSatisfy(unavailable);
+      await expect(store.events.create(newEvent({ title: 'During the outage' }))).rejects.toSatisfy(unavailable);
+      await expect(store.options.set('x', 1)).rejects.toSatisfy(unavailable);
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect((await other.events.list(all)).total).toBe(snapshot.total);
+
+      await proxy.start();
+      expect(await eventually(() => store.events.list(all))).toEqual(snapshot);
+      await store.options.set('x', 2);
+      expect(await other.options.get('x')).toBe(2);
+      await until(() => heard.includes(RESYNC_PAYLOAD));
+      await other.publish('cache', 'back');
+      await until(() => heard.includes('back'));
+      off();
+      await Promise.all([store.close(), other.close()]);
+      await proxy.stop();
+    });
+  });
+}

@@ -1,0 +1,93 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newEvent } from '@siterest/core/testing';
+import { LATEST_VERSION, postgresStore } from '../src/index.js';
+import { DATABASE_URL, dropSchema, openTestDatabase, uniqueSchema, type TestDatabase } from './support/database.js';
+
+let db: TestDatabase;
+const schemas: string[] = [];
+const freshSchema = () => {
+  const schema = uniqueSchema('migrate');
+  schemas.push(schema);
+  return schema;
+};
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+});
+
+afterAll(async () => {
+  for (const schema of schemas) await dropSchema(db, schema);
+  await db?.close();
+});
+
+describe('migrations', () => {
+  it('applies every migration once; running again changes nothing', async () => {
+    const store = postgresStore({ ...db.connection(), schema: freshSchema() });
+    expect(await store.migrate()).toEqual({ version: LATEST_VERSION, applied: ['001_initial'] });
+    expect(await store.migrate()).toEqual({ version: LATEST_VERSION, applied: [] });
+    const rows = await db.admin(`SELECT version, name FROM "${store.schema}".siterest_migrations`);
+    expect(rows).toEqual([{ version: 1, name: 'initial' }]);
+    await store.close();
+  });
+
+  it('lets two instances migrate the same schema at the same moment (advisory lock)', async () => {
+    const schema = freshSchema();
+    const a = postgresStore({ ...db.connection(), schema });
+    const b = postgresStore({ ...db.connection(), schema });
+    const results = await Promise.all([a.migrate(), b.migrate(), a.migrate()]);
+    expect(results.map((r) => r.version)).toEqual([LATEST_VERSION, LATEST_VERSION, LATEST_VERSION]);
+    expect(results.flatMap((r) => r.applied)).toEqual(['001_initial']);
+    const created = await b.events.create(newEvent({ title: 'After concurrent migrations' }));
+    expect((await a.events.get(created.id))?.title).toBe('After concurrent migrations');
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it('refuses to start on an unmigrated schema with a clear message, or migrates when asked', async () => {
+    const schema = freshSchema();
+    const strict = postgresStore({ ...db.connection(), schema });
+    await expect(strict.init()).rejects.toThrow(/version 0, siterest needs 1.*store\.migrate\(\).*siterest-migrate/s);
+    const eager = postgresStore({ ...db.connection(), schema, migrate: true });
+    await eager.init();
+    await strict.init();
+    await Promise.all([strict.close(), eager.close()]);
+  });
+
+  it('starts the id sequences at firstIds and never moves them back', async () => {
+    const schema = freshSchema();
+    const store = postgresStore({ ...db.connection(), schema, firstIds: { post: 5000, term: 300, user: 40 } });
+    await store.migrate();
+    expect((await store.events.create(newEvent())).id).toBe(5000);
+    expect((await store.terms.create({ taxonomy: 'post_tag', name: 'A', slug: 'a', description: '', parentId: 0 })).id).toBe(300);
+    expect((await store.users.create({ login: 'a', email: 'a@example.com', displayName: 'A', nicename: 'a', url: '', registered: '2026-01-01 00:00:00', roles: [] })).id).toBe(40);
+    const lower = postgresStore({ ...db.connection(), schema, firstIds: { post: 10 } });
+    await lower.init();
+    expect((await lower.events.create(newEvent())).id).toBe(5001);
+    await Promise.all([store.close(), lower.close()]);
+  });
+});
+
+describe('siterest-migrate', () => {
+  const run = promisify(execFile);
+  const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+  const tsx = fileURLToPath(new URL('../../../node_modules/.bin/tsx', import.meta.url));
+  const migrateCli = (env: NodeJS.ProcessEnv, ...args: string[]) => run(tsx, ['--conditions=source', cli, ...args], { env });
+
+  it('explains what it needs when DATABASE_URL is missing', async () => {
+    const { DATABASE_URL: _, ...env } = process.env;
+    await expect(migrateCli(env)).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/set DATABASE_URL/) });
+  });
+
+  if (DATABASE_URL) {
+    it('migrates DATABASE_URL from the command line, idempotently', async () => {
+      const schema = freshSchema();
+      const env = { ...process.env, DATABASE_URL };
+      const first = await migrateCli(env, '--schema', schema);
+      expect(first.stdout).toMatch(new RegExp(`schema "${schema}" migrated to version 1 \\(001_initial\\)`));
+      const second = await migrateCli(env, '--schema', schema);
+      expect(second.stdout).toMatch(/is up to date \(version 1\)/);
+    });
+  }
+});

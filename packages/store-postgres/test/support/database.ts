@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { PGliteInterface } from '@electric-sql/pglite';
+import { openPGlite, type PostgresStoreOptions } from '../../src/index.js';
+
+/** Tests run on the server named by DATABASE_URL, else on an in-memory PGlite. */
+export const DATABASE_URL = process.env.DATABASE_URL;
+
+export type Connection = Pick<PostgresStoreOptions, 'pool' | 'pglite'>;
+
+export interface TestDatabase {
+  readonly kind: 'postgres' | 'pglite';
+  /** What a store is given: a pool of its own, or the shared PGlite. */
+  connection(applicationName?: string): Connection;
+  /** Statements outside any store (cleanup, pg_terminate_backend). */
+  admin(text: string, params?: unknown[]): Promise<Array<Record<string, unknown>>>;
+  close(): Promise<void>;
+}
+
+export const uniqueSchema = (label = 'test') => `siterest_${label}_${randomBytes(5).toString('hex')}`;
+
+export async function openTestDatabase(): Promise<TestDatabase> {
+  if (!DATABASE_URL) {
+    const pglite: PGliteInterface = await openPGlite();
+    return {
+      kind: 'pglite',
+      connection: () => ({ pglite }),
+      admin: async (text, params) => (await pglite.query<Record<string, unknown>>(text, params)).rows,
+      close: () => pglite.close(),
+    };
+  }
+  const admin = new pg.Pool({ connectionString: DATABASE_URL, max: 2, application_name: 'siterest-test-admin' });
+  const pools: pg.Pool[] = [];
+  return {
+    kind: 'postgres',
+    connection: (applicationName = 'siterest-test') => {
+      const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 10, connectionTimeoutMillis: 5_000, application_name: applicationName });
+      pools.push(pool);
+      return { pool };
+    },
+    admin: async (text, params) => (await admin.query(text, params)).rows,
+    close: async () => {
+      await Promise.all(pools.map((p) => p.end()));
+      await admin.end();
+    },
+  };
+}
+
+export async function dropSchema(db: TestDatabase, schema: string): Promise<void> {
+  await db.admin(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+}
+
+/** Empties every table of the schema but the migrations and restarts its id sequences: a fresh store in milliseconds. */
+export async function emptySchema(db: TestDatabase, schema: string): Promise<void> {
+  const tables = await db.admin(
+    `SELECT format('%I.%I', schemaname, tablename) AS name FROM pg_tables WHERE schemaname = $1 AND tablename <> 'siterest_migrations'`,
+    [schema],
+  );
+  await db.admin(`TRUNCATE ${tables.map((t) => t.name).join(', ')} RESTART IDENTITY CASCADE`);
+}

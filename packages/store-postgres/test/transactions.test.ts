@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { isStoreError, type SiteStore } from '@siterest/core';
+import { newEvent, newOrganizer, newVenue, taxonomies } from '@siterest/core/testing';
+import { postgresStore, type PostgresStore } from '../src/index.js';
+import { dropSchema, emptySchema, openTestDatabase, uniqueSchema, type TestDatabase } from './support/database.js';
+
+let db: TestDatabase;
+let store: PostgresStore;
+const schema = uniqueSchema('tx');
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  store = postgresStore({ ...db.connection(), schema });
+  await store.migrate();
+});
+
+beforeEach(() => emptySchema(db, schema));
+
+afterAll(async () => {
+  await store?.close();
+  if (db) {
+    await dropSchema(db, schema);
+    await db.close();
+  }
+});
+
+const term = (name: string, taxonomy: string = taxonomies.category) => ({ taxonomy, name, slug: name.toLowerCase(), description: '', parentId: 0 });
+
+/** Row counts of every table: "nothing left behind" means these do not move. */
+async function footprint(): Promise<Record<string, number>> {
+  const tables = ['posts', 'events', 'venues', 'organizers', 'terms', 'term_relationships', 'users', 'options'];
+  const out: Record<string, number> = {};
+  for (const table of tables) out[table] = Number((await db.admin(`SELECT count(*) AS n FROM "${schema}".${table}`))[0]!.n);
+  return out;
+}
+
+describe('multi-record writes', () => {
+  it('an event with inline venue, organizer and terms that fails midway leaves nothing behind', async () => {
+    const music = await store.terms.create(term('Music'));
+    await store.users.create({ login: 'taken', email: 't@example.com', displayName: 'T', nicename: 't', url: '', registered: '2026-01-01 00:00:00', roles: [] });
+    const before = await footprint();
+    const failure = store.transaction(async (tx: SiteStore) => {
+      const venue = await tx.venues.create(newVenue({ title: 'Inline hall' }));
+      const organizer = await tx.organizers.create(newOrganizer({ title: 'Inline org' }));
+      await tx.events.create(newEvent({ venueIds: [venue.id], organizerIds: [organizer.id], categoryIds: [music.id] }));
+      await tx.options.set('touched', true);
+      // A database-side failure (unique login) after four records were written.
+      await tx.users.create({ login: 'TAKEN', email: 'x@example.com', displayName: 'X', nicename: 'x', url: '', registered: '2026-01-01 00:00:00', roles: [] });
+    });
+    await expect(failure).rejects.toSatisfy((e) => isStoreError(e, 'conflict'));
+    expect(await footprint()).toEqual(before);
+    expect((await store.terms.get(music.id))?.count).toBe(0);
+  });
+
+  it("a failure inside the store's own event transaction (after the post row) rolls the post back too", async () => {
+    const music = await store.terms.create(term('Music'));
+    const before = await footprint();
+    // 1e20 is no bigint: the post and event rows are written, then the term assignment fails.
+    await expect(store.events.create(newEvent({ categoryIds: [music.id, 1e20] }))).rejects.toThrow(/out of range/);
+    expect(await footprint()).toEqual(before);
+    expect((await store.terms.get(music.id))?.count).toBe(0);
+  });
+
+  it('nested transactions join the outer one: an inner failure rolls back everything', async () => {
+    const before = await footprint();
+    await expect(
+      store.transaction(async (outer) => {
+        await outer.venues.create(newVenue({ title: 'Outer' }));
+        await outer.transaction(async (inner) => {
+          await inner.venues.create(newVenue({ title: 'Inner' }));
+          throw new Error('inner failed');
+        });
+      }),
+    ).rejects.toThrow('inner failed');
+    expect(await footprint()).toEqual(before);
+  });
+
+  it('keeps term counts exact under concurrent writers (atomic increments)', async () => {
+    const music = await store.terms.create(term('Music'));
+    const free = await store.terms.create(term('Free', taxonomies.tag));
+    const events = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => store.events.create(newEvent({ title: `E${i}`, categoryIds: [music.id], tagIds: [free.id] }))),
+    );
+    expect((await store.terms.getMany([music.id, free.id])).map((t) => t.count)).toEqual([24, 24]);
+    await Promise.all(events.slice(0, 10).map((e) => store.events.update(e.id, { status: 'draft' })));
+    await Promise.all(events.slice(10, 14).map((e) => store.events.update(e.id, { tagIds: [] })));
+    expect((await store.terms.getMany([music.id, free.id])).map((t) => t.count)).toEqual([14, 10]);
+    const stored = await db.admin(
+      `SELECT t.id, t.count, (SELECT count(*) FROM "${schema}".term_relationships r JOIN "${schema}".events e ON e.post_id = r.object_id
+                               WHERE r.term_id = t.id AND e.status = 'publish') AS actual
+         FROM "${schema}".terms t ORDER BY t.id`,
+    );
+    for (const row of stored) expect(Number(row.count)).toBe(Number(row.actual));
+  });
+
+  it('keeps the event copy of the status in step with its post', async () => {
+    const event = await store.events.create(newEvent({ status: 'draft' }));
+    await store.events.update(event.id, { status: 'publish' });
+    const [row] = await db.admin(`SELECT p.status AS post, e.status AS event FROM "${schema}".posts p JOIN "${schema}".events e ON e.post_id = p.id`);
+    expect(row).toEqual({ post: 'publish', event: 'publish' });
+  });
+
+  it('round-trips the zero date and odd characters', async () => {
+    const event = await store.events.create(
+      newEvent({ title: `100% "quoted" it's_ok \\ ü`, dateGmt: '0000-00-00 00:00:00', startDateUtc: '0000-00-00 00:00:00', endDateUtc: '2027-01-01 00:00:00' }),
+    );
+    const read = await store.events.get(event.id);
+    expect(read).toMatchObject({ title: `100% "quoted" it's_ok \\ ü`, dateGmt: '0000-00-00 00:00:00', startDateUtc: '0000-00-00 00:00:00' });
+    const list = (search: string) => store.events.list({ statuses: ['publish'], orderBy: 'start', offset: 0, limit: 10, search });
+    expect((await list('100%')).total).toBe(1);
+    expect((await list('it_s')).total).toBe(0);
+    expect((await list('"s_ok \\"')).total).toBe(1);
+  });
+});
