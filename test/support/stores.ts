@@ -6,6 +6,8 @@ import { dropSchema, openTestDatabase, uniqueSchema, type TestDatabase } from '.
 export interface StoreVariant {
   label: string;
   create(firstIds?: { post?: number; term?: number }): Promise<SiteStore>;
+  /** Another store on the same data, as a second app instance would open it (memory: the same object). */
+  attach(store: SiteStore): Promise<SiteStore>;
   destroy(store: SiteStore): Promise<void>;
 }
 
@@ -18,7 +20,7 @@ export function storeVariants(): StoreVariant[] {
   const schemas = new Map<SiteStore, string>();
   let open = 0;
   return [
-    { label: 'memory store', create: async (firstIds) => memoryStore({ firstIds }), destroy: async () => {} },
+    { label: 'memory store', create: async (firstIds) => memoryStore({ firstIds }), attach: async (store) => store, destroy: async () => {} },
     {
       label: process.env.DATABASE_URL ? 'PostgreSQL store' : 'PostgreSQL store (PGlite)',
       async create(firstIds) {
@@ -30,6 +32,12 @@ export function storeVariants(): StoreVariant[] {
         schemas.set(store, schema);
         open++;
         return store;
+      },
+      async attach(store) {
+        const db = await database!;
+        const attached = postgresStore({ ...db.connection('siterest-http-tests-2'), schema: schemas.get(store)! });
+        await attached.init();
+        return attached;
       },
       async destroy(store) {
         const db = await database!;

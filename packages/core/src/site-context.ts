@@ -24,6 +24,11 @@ export interface SiteContext {
   readonly logger: Logger;
   /** The site clock, epoch milliseconds. */
   now(): number;
+  /**
+   * Runs `compute` unless an answer for `key` computed at the store's current change version is at hand
+   * (list routes; see answer-cache.ts). Keys must name everything the answer depends on, the caller included.
+   */
+  cached<T>(key: string, compute: () => Promise<T>): Promise<T>;
   /** Whether built-in application passwords are on, and the authorization page advertised for them. */
   readonly applicationPasswords: { enabled: boolean; authorizationUrl: string };
 }

@@ -1,3 +1,4 @@
+import { AnswerCache } from './answer-cache.js';
 import { newApplicationPasswordRecord } from './auth/application-passwords.js';
 import type { AuthenticateHook } from './auth/authenticate.js';
 import { isRoleName, type RoleName } from './auth/roles.js';
@@ -32,6 +33,8 @@ export interface CreateSiteOptions {
   basePath?: string;
   /** Largest request body in bytes (10 MiB). */
   bodyLimit?: number;
+  /** Reuse list answers while the store has not changed (on by default; see answer-cache.ts). */
+  cache?: boolean;
 }
 
 export interface NewUserInput {
@@ -54,6 +57,8 @@ export class Site implements PipelineContext {
   private readonly configured: Partial<SiteSettings>;
   private current: SiteSettings;
   private readiness: Promise<void> | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private readonly answers: AnswerCache | null;
 
   constructor(options: CreateSiteOptions) {
     this.store = options.store;
@@ -64,6 +69,7 @@ export class Site implements PipelineContext {
     this.authenticateHook = options.authenticate;
     this.clock = options.clock ?? systemClock;
     this.configured = options.settings ?? {};
+    this.answers = options.cache === false ? null : new AnswerCache(options.store);
     this.current = resolveSettings(this.configured);
     const passwords = options.applicationPasswords ?? true;
     this.applicationPasswords = {
@@ -82,10 +88,19 @@ export class Site implements PipelineContext {
     return this.clock();
   }
 
+  cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
+    return this.answers ? this.answers.remember(key, compute) : compute();
+  }
+
   /** Prepares the store and loads saved settings; `handle` calls it on first use. */
   ready(): Promise<void> {
     this.readiness ??= (async () => {
       await this.store.init?.();
+      // Another instance may change the saved settings; its notice (or a resync, '*') reloads them here.
+      this.unsubscribe ??=
+        this.store.subscribe?.(SETTINGS_CHANNEL, () => {
+          this.reloadSettings().catch((error: unknown) => this.logger.warn('settings reload failed', { error: String(error) }));
+        }) ?? null;
       await this.reloadSettings();
     })().catch((error: unknown) => {
       this.readiness = null;
@@ -106,6 +121,7 @@ export class Site implements PipelineContext {
       if (patch[name] !== undefined) await this.store.options.set(name, patch[name]);
     }
     await this.reloadSettings();
+    await this.store.publish?.(SETTINGS_CHANNEL, 'changed');
     return this.current;
   }
 
@@ -162,9 +178,14 @@ export class Site implements PipelineContext {
   }
 
   async close(): Promise<void> {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
     await this.store.close?.();
   }
 }
+
+/** The store notification channel on which instances announce changed settings. */
+export const SETTINGS_CHANNEL = 'siterest.settings';
 
 export function createSite(options: CreateSiteOptions): Site {
   return new Site(options);

@@ -129,6 +129,10 @@ export class MemoryStore implements SiteStore {
     });
   }
 
+  async changeVersion(): Promise<number> {
+    return this.db.version;
+  }
+
   subscribe(channel: string, listener: (payload: string) => void): () => void {
     const set = this.db.listeners.get(channel) ?? new Set();
     set.add(listener);

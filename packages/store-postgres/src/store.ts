@@ -28,6 +28,23 @@ import { userRepository } from './repositories/users.js';
 import type { SqlClient } from './sql/client.js';
 import type { Tables } from './tables.js';
 
+/** The write methods of the repositories: after each committed one, the change version advances. */
+const WRITE_METHODS = ['create', 'update', 'delete', 'set', 'recordUse'] as const;
+
+function tracked<R extends object>(repository: R, changed: () => Promise<void>): R {
+  const out = { ...repository } as Record<string, unknown>;
+  for (const name of WRITE_METHODS) {
+    const method = (repository as Record<string, unknown>)[name];
+    if (typeof method !== 'function') continue;
+    out[name] = async (...args: unknown[]) => {
+      const result = await (method as (...a: unknown[]) => Promise<unknown>).apply(repository, args);
+      await changed();
+      return result;
+    };
+  }
+  return out as R;
+}
+
 export interface StoreSettings {
   firstIds: FirstIds;
   migrate: boolean;
@@ -54,14 +71,16 @@ export class PostgresStore implements SiteStore {
     private readonly notifications: Notifications,
   ) {
     const db: Db = { sql, t: tables };
-    this.options = optionRepository(db);
-    this.users = userRepository(db);
-    this.applicationPasswords = applicationPasswordRepository(db);
+    // Inside a transaction the version advances once, after the commit (see transaction()).
+    const changed = () => (sql.inTransaction ? Promise.resolve() : this.advanceVersion());
+    this.options = tracked(optionRepository(db), changed);
+    this.users = tracked(userRepository(db), changed);
+    this.applicationPasswords = tracked(applicationPasswordRepository(db), changed);
     this.posts = postIndex(db);
-    this.events = eventRepository(db);
-    this.venues = linkedRepository<VenueRecord, NewVenue>(db, { type: VENUE, eventColumn: 'venue_ids', search: VENUE_SEARCH });
-    this.organizers = linkedRepository<OrganizerRecord, NewOrganizer>(db, { type: ORGANIZER, eventColumn: 'organizer_ids', search: ORGANIZER_SEARCH });
-    this.terms = termRepository(db);
+    this.events = tracked(eventRepository(db), changed);
+    this.venues = tracked(linkedRepository<VenueRecord, NewVenue>(db, { type: VENUE, eventColumn: 'venue_ids', search: VENUE_SEARCH }), changed);
+    this.organizers = tracked(linkedRepository<OrganizerRecord, NewOrganizer>(db, { type: ORGANIZER, eventColumn: 'organizer_ids', search: ORGANIZER_SEARCH }), changed);
+    this.terms = tracked(termRepository(db), changed);
   }
 
   /** The schema the store keeps its tables in. */
@@ -69,9 +88,25 @@ export class PostgresStore implements SiteStore {
     return this.tables.schema;
   }
 
-  transaction<T>(work: (store: SiteStore) => Promise<T>): Promise<T> {
+  async transaction<T>(work: (store: SiteStore) => Promise<T>): Promise<T> {
     if (this.sql.inTransaction) return work(this);
-    return this.sql.transaction((tx) => work(new PostgresStore(tx, this.tables, this.settings, this.notifications)));
+    try {
+      return await this.sql.transaction((tx) => work(new PostgresStore(tx, this.tables, this.settings, this.notifications)));
+    } finally {
+      // Committed or not, readers recheck: advancing without a change only costs them one recomputation.
+      await this.advanceVersion().catch(() => undefined);
+    }
+  }
+
+  /** Grows after every committed write of any instance on this schema (sequence `siterest_changes`). */
+  async changeVersion(): Promise<number> {
+    const rows = await this.sql.query<{ last_value: string; is_called: boolean }>(`SELECT last_value, is_called FROM ${this.tables.changes}`);
+    const row = rows[0];
+    return row && row.is_called ? Number(row.last_value) : 0;
+  }
+
+  private async advanceVersion(): Promise<void> {
+    await this.sql.query('SELECT nextval($1::regclass)', [this.tables.changes]);
   }
 
   /** Applies pending migrations (idempotent; concurrent callers wait for each other) and the firstIds floors. */

@@ -13,6 +13,8 @@ export interface Tables {
   readonly applicationPasswords: string;
   readonly options: string;
   readonly migrations: string;
+  /** The sequence behind changeVersion(). */
+  readonly changes: string;
 }
 
 export function tablesIn(schema: string): Tables {
@@ -29,5 +31,6 @@ export function tablesIn(schema: string): Tables {
     applicationPasswords: `${s}.application_passwords`,
     options: `${s}.options`,
     migrations: `${s}.siterest_migrations`,
+    changes: `${s}.siterest_changes`,
   };
 }

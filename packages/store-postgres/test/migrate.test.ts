@@ -4,7 +4,11 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEvent } from '@siterest/core/testing';
 import { LATEST_VERSION, postgresStore } from '../src/index.js';
+import { MIGRATIONS } from '../src/migrations/index.js';
 import { DATABASE_URL, dropSchema, openTestDatabase, uniqueSchema, type TestDatabase } from './support/database.js';
+
+/** Every migration's label, in order (`001_initial`, …). */
+const ALL = MIGRATIONS.map((m) => `${String(m.version).padStart(3, '0')}_${m.name}`);
 
 let db: TestDatabase;
 const schemas: string[] = [];
@@ -26,10 +30,10 @@ afterAll(async () => {
 describe('migrations', () => {
   it('applies every migration once; running again changes nothing', async () => {
     const store = postgresStore({ ...db.connection(), schema: freshSchema() });
-    expect(await store.migrate()).toEqual({ version: LATEST_VERSION, applied: ['001_initial'] });
+    expect(await store.migrate()).toEqual({ version: LATEST_VERSION, applied: ALL });
     expect(await store.migrate()).toEqual({ version: LATEST_VERSION, applied: [] });
     const rows = await db.admin(`SELECT version, name FROM "${store.schema}".siterest_migrations`);
-    expect(rows).toEqual([{ version: 1, name: 'initial' }]);
+    expect(rows).toEqual(MIGRATIONS.map((m) => ({ version: m.version, name: m.name })));
     await store.close();
   });
 
@@ -39,7 +43,7 @@ describe('migrations', () => {
     const b = postgresStore({ ...db.connection(), schema });
     const results = await Promise.all([a.migrate(), b.migrate(), a.migrate()]);
     expect(results.map((r) => r.version)).toEqual([LATEST_VERSION, LATEST_VERSION, LATEST_VERSION]);
-    expect(results.flatMap((r) => r.applied)).toEqual(['001_initial']);
+    expect(results.flatMap((r) => r.applied)).toEqual(ALL);
     const created = await b.events.create(newEvent({ title: 'After concurrent migrations' }));
     expect((await a.events.get(created.id))?.title).toBe('After concurrent migrations');
     await Promise.all([a.close(), b.close()]);
@@ -48,7 +52,7 @@ describe('migrations', () => {
   it('refuses to start on an unmigrated schema with a clear message, or migrates when asked', async () => {
     const schema = freshSchema();
     const strict = postgresStore({ ...db.connection(), schema });
-    await expect(strict.init()).rejects.toThrow(/version 0, siterest needs 1.*store\.migrate\(\).*siterest-migrate/s);
+    await expect(strict.init()).rejects.toThrow(new RegExp(`version 0, siterest needs ${LATEST_VERSION}.*store\\.migrate\\(\\).*siterest-migrate`, 's'));
     const eager = postgresStore({ ...db.connection(), schema, migrate: true });
     await eager.init();
     await strict.init();
@@ -85,9 +89,9 @@ describe('siterest-migrate', () => {
       const schema = freshSchema();
       const env = { ...process.env, DATABASE_URL };
       const first = await migrateCli(env, '--schema', schema);
-      expect(first.stdout).toMatch(new RegExp(`schema "${schema}" migrated to version 1 \\(001_initial\\)`));
+      expect(first.stdout).toMatch(new RegExp(`schema "${schema}" migrated to version ${LATEST_VERSION} \\(${ALL.join(', ')}\\)`));
       const second = await migrateCli(env, '--schema', schema);
-      expect(second.stdout).toMatch(/is up to date \(version 1\)/);
+      expect(second.stdout).toMatch(new RegExp(`is up to date \\(version ${LATEST_VERSION}\\)`));
     });
   }
 });

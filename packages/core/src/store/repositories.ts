@@ -97,6 +97,11 @@ export interface SiteStore {
   readonly terms: TermRepository;
   /** Runs `work` atomically: all of its writes happen, or none. */
   transaction<T>(work: (store: SiteStore) => Promise<T>): Promise<T>;
+  /**
+   * A number that grows after every committed write, whoever made it (this instance or another on the same
+   * data), and never on reads. Caches of answers stay valid while it is unchanged.
+   */
+  changeVersion?(): Promise<number>;
   /** Readies the store (the PostgreSQL store checks its schema); idempotent. */
   init?(): Promise<void>;
   close?(): Promise<void>;

@@ -385,6 +385,31 @@ export function storeContractSuite(name: string, factory: StoreFactory): void {
       });
     });
 
+    describe('change version', () => {
+      it('grows after every committed write and stays put on reads', async () => {
+        if (!store.changeVersion) throw new Error('a store must report its change version');
+        const versions = [await store.changeVersion()];
+        const step = async (work: () => Promise<unknown>) => {
+          await work();
+          versions.push(await store.changeVersion!());
+        };
+        await step(() => store.options.set('x', 1));
+        const music = await store.terms.create({ taxonomy: CAT, name: 'Music', slug: 'music', description: '', parentId: 0 });
+        versions.push(await store.changeVersion());
+        const event = await store.events.create(newEvent({ categoryIds: [music.id] }));
+        versions.push(await store.changeVersion());
+        await step(() => store.events.update(event.id, { title: 'Changed' }));
+        await step(() => store.transaction(async (tx) => tx.venues.create(newVenue({ title: 'In a transaction' }))));
+        await step(() => store.terms.delete(music.id));
+        for (let i = 1; i < versions.length; i++) expect(versions[i]!).toBeGreaterThan(versions[i - 1]!);
+        const before = await store.changeVersion();
+        await store.events.list(eventQuery({ statuses: 'any' }));
+        await store.terms.list(termQuery({}));
+        await store.events.get(event.id);
+        expect(await store.changeVersion()).toBe(before);
+      });
+    });
+
     describe('transactions', () => {
       it('commits every write together', async () => {
         const event = await store.transaction(async (tx) => {

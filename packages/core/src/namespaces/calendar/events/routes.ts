@@ -48,6 +48,11 @@ async function wire(request: ApiRequest, events: EventRecord[], withJsonLd: bool
 
 async function list(request: ApiRequest) {
   const plan = await planEventList(request);
+  const key = ['events', request.principal?.id ?? 0, request.get('password') ?? '', request.get('context') ?? '', request.apiRoot, plan.restUrl, JSON.stringify(plan.query)];
+  return request.site.cached(JSON.stringify(key), () => listAnswer(request, plan));
+}
+
+async function listAnswer(request: ApiRequest, plan: Awaited<ReturnType<typeof planEventList>>) {
   const { items, total } = await request.site.store.events.list(plan.query);
   if (!items.length && plan.page > 1) throw calendarErrors.eventArchivePageNotFound();
   const data: Record<string, unknown> = { events: await wire(request, items, false), rest_url: plan.restUrl };

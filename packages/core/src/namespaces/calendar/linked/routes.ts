@@ -125,19 +125,32 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): Rou
       statusForUrl = statuses === 'any' ? 'any' : 'publish';
     }
     const hasEvents = request.has('has_events') ? isTruthy(request.get('has_events')) : undefined;
-    const { items, total } = await kind.repository(request.site.store).list(
-      linkedQuery({
-        statuses,
-        page,
-        perPage,
-        search: request.has('search') ? String(request.get('search')) : undefined,
-        eventId: request.has('event') ? intval(request.get('event')) : undefined,
-        hasEvents,
-        onlyWithUpcoming: isTruthy(request.get('only_with_upcoming')),
-        eventStatuses: countedEventStatuses(request),
-        nowUtc: formatWpDate(request.site.now(), 'UTC'),
-      }),
-    );
+    const query = linkedQuery({
+      statuses,
+      page,
+      perPage,
+      search: request.has('search') ? String(request.get('search')) : undefined,
+      eventId: request.has('event') ? intval(request.get('event')) : undefined,
+      hasEvents,
+      onlyWithUpcoming: isTruthy(request.get('only_with_upcoming')),
+      eventStatuses: countedEventStatuses(request),
+      nowUtc: formatWpDate(request.site.now(), 'UTC'),
+    });
+    const key = [
+      plural,
+      request.principal?.id ?? 0,
+      request.get('password') ?? '',
+      request.get('context') ?? '',
+      request.apiRoot,
+      statusForUrl,
+      request.get('has_events') ?? null,
+      JSON.stringify(query),
+    ];
+    return request.site.cached(JSON.stringify(key), () => listAnswer(request, query, page, perPage, statusForUrl));
+  };
+
+  const listAnswer = async (request: ApiRequest, query: ReturnType<typeof linkedQuery>, page: number, perPage: number, statusForUrl: string | string[]) => {
+    const { items, total } = await kind.repository(request.site.store).list(query);
     if (!items.length && page > 1) throw kind.errors.archivePageNotFound();
     const restUrl = withQuery(request.restUrl(base), [
       ['page', page],
