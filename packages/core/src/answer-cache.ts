@@ -1,4 +1,8 @@
+import { ApiResponse } from './http/api-response.js';
 import type { SiteStore } from './store/repositories.js';
+
+/** Data of cached answers: shared between requests and never changed, so their JSON can be reused. */
+export const sharedAnswerData = new WeakSet<object>();
 
 /**
  * Recent list answers, each kept with the store's change version it was computed at and reused only while
@@ -24,6 +28,7 @@ export class AnswerCache {
     }
     // Computed after reading the version: a write meanwhile makes this entry stale at once.
     const value = await compute();
+    if (value instanceof ApiResponse && value.data !== null && typeof value.data === 'object') sharedAnswerData.add(value.data);
     this.entries.delete(key);
     this.entries.set(key, { version, value });
     if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);

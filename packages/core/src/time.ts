@@ -4,8 +4,15 @@ import { memoize } from './util/memo.js';
 /** WordPress stores and returns dates as `YYYY-MM-DD HH:MM:SS` in a given zone. */
 export const WP_FORMAT = 'yyyy-MM-dd HH:mm:ss';
 
+const formatSecond = memoize(
+  (second: number, zone: Zone | string) => DateTime.fromMillis(second * 1000, { zone }).toFormat(WP_FORMAT),
+  (second, zone) => `${second}|${typeof zone === 'string' ? zone : zone.name}`,
+  256,
+);
+
+/** The WordPress date of an instant (whole seconds, as the format shows no less). */
 export function formatWpDate(ms: number, zone: Zone | string): string {
-  return DateTime.fromMillis(ms, { zone }).toFormat(WP_FORMAT);
+  return formatSecond(Math.floor(ms / 1000), zone);
 }
 
 /** Reads a WordPress date string as wall clock time in `zone`; null when it is not one. */

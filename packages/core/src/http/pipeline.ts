@@ -1,3 +1,4 @@
+import { sharedAnswerData } from '../answer-cache.js';
 import { parseWithZod } from '../args/zod-args.js';
 import { sanitizeValue, validateValue } from '../args/schema-rules.js';
 import { authenticate, type AuthenticateHook } from '../auth/authenticate.js';
@@ -205,6 +206,19 @@ function toApiError(error: unknown, ctx: PipelineContext): ApiError {
 
 const JSONP_CALLBACK = /^[\w.]+$/;
 
+/** Answers reused from the answer cache are the same objects, never changed: their JSON is worked out once. */
+const encodings = new WeakMap<object, string>();
+
+function encodeOnce(data: unknown): string {
+  if (data === null || typeof data !== 'object' || !sharedAnswerData.has(data)) return encodeJson(data);
+  let text = encodings.get(data);
+  if (text === undefined) {
+    text = encodeJson(data);
+    encodings.set(data, text);
+  }
+  return text;
+}
+
 /** Serves one request the way WordPress's REST server does (see ../design: the pipeline order is contract). */
 export async function handleRequest(ctx: PipelineContext, input: SiteRequest, bodyError?: ApiError): Promise<SiteResponse> {
   const rawMethod = input.method.toUpperCase();
@@ -295,7 +309,7 @@ export async function handleRequest(ctx: PipelineContext, input: SiteRequest, bo
 
   let text = '';
   if (rawMethod !== 'HEAD' && status !== 204 && data !== null && data !== undefined) {
-    text = encodeJson(data, query._pretty !== undefined);
+    text = query._pretty !== undefined ? encodeJson(data, true) : encodeOnce(data);
     if (jsonp !== undefined) text = `/**/${jsonp}(${text})`;
   }
   return { status, headers: out, body: text };
