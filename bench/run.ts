@@ -3,6 +3,7 @@
  * serving the same bytes from a constant, measured in the same run; with DATABASE_URL also the PostgreSQL
  * store (see store-postgres.ts). Results go to bench/RESULTS.md.
  */
+import { readFileSync } from 'node:fs';
 import { load, type LoadResult } from './lib/load.js';
 import { machine, recordSection } from './lib/results.js';
 import { startBenchServer } from './lib/server-process.js';
@@ -10,6 +11,9 @@ import { startBenchServer } from './lib/server-process.js';
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const events = Number(process.env.BENCH_EVENTS ?? 10_000);
+
+/** One request at a time: the latency a single client sees, comparable with the captured WordPress timing. */
+const latencies: Record<string, LoadResult> = {};
 
 async function measure(kind: string): Promise<Record<string, LoadResult>> {
   const server = await startBenchServer('events-server.ts', [kind, String(events)]);
@@ -20,6 +24,9 @@ async function measure(kind: string): Promise<Record<string, LoadResult>> {
       results[name] = await load(url, { seconds, connections });
       const r = results[name]!;
       console.log(`${kind} ${name}: ${Math.round(r.requestsPerSecond)} req/s, p50 ${r.latencyP50} ms, p99 ${r.latencyP99} ms, errors ${r.errors}`);
+    }
+    for (const name of ['express-siterest', 'express-uncached']) {
+      latencies[`${kind} ${name}`] = await load(`http://127.0.0.1:${server.ports[name]}${server.path}`, { seconds: 5, connections: 1 });
     }
     console.log(`response: ${server.bytes} bytes`);
     return results;
@@ -75,4 +82,26 @@ if (process.env.DATABASE_URL) {
   const report = await runPostgresStoreBench({});
   recordSection('store-postgres', report.markdown);
 }
+const captured = readFileSync(new URL('../conformance/captures/index.tsv', import.meta.url), 'utf8')
+  .split('\n')
+  .find((line) => line.startsWith('030-events-list.json'))
+  ?.split('\t')[4];
+recordSection(
+  'latency',
+  [
+    '## One request at a time',
+    '',
+    `Latency of the same events list with one connection (Express; mean and 99th percentile over 5 s). For scale: the captured WordPress with The Events Calendar answered \`GET /wp-json/tribe/events/v1/events\` in ${captured} ms (conformance/captures/index.tsv, 030).`,
+    '',
+    '| store | cached mean / p99 (ms) | uncached mean / p99 (ms) |',
+    '|---|---|---|',
+    ...['memory', 'postgres']
+      .filter((kind) => latencies[`${kind} express-siterest`])
+      .map((kind) => {
+        const c = latencies[`${kind} express-siterest`]!;
+        const u = latencies[`${kind} express-uncached`]!;
+        return `| ${kind} | ${c.latencyMean.toFixed(2)} / ${c.latencyP99} | ${u.latencyMean.toFixed(2)} / ${u.latencyP99} |`;
+      }),
+  ].join('\n'),
+);
 console.log('results written to bench/RESULTS.md');
