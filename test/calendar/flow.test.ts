@@ -99,6 +99,24 @@ describe.each(storeVariants())('calendar client flow ($label)', (variant) => {
     expect(await titles('status=draft', 'editor')).toEqual([]);
   });
 
+  it('filters by venue geolocation where venues carry coordinates', async () => {
+    const { newVenue } = await import('@siterest/core/testing');
+    const located = await cal.site.store.venues.create(newVenue({ title: 'Pier 39', slug: 'pier-39', geoLat: 37.8087, geoLng: -122.4098 }));
+    const event = await cal.call('administrator', 'POST', `${NS}/events`, {
+      title: 'Sea lions',
+      start_date: '2026-12-20 10:00:00',
+      end_date: '2026-12-20 12:00:00',
+      venue: located.id,
+    });
+    expect(event.body.venue).toMatchObject({ venue: 'Pier 39', geo_lat: 37.8087, geo_lng: -122.4098 });
+    const titles = async (query: string) => (await cal.get(`${NS}/events?${query}`)).body.events.map((e: { title: string }) => e.title);
+    expect(await titles('geoloc=true')).toEqual(['Sea lions']);
+    expect(await titles('geoloc=true&geoloc_lat=37.80&geoloc_lng=-122.41')).toEqual(['Sea lions']);
+    expect(await titles('geoloc=true&geoloc_lat=51.5&geoloc_lng=-0.12')).toEqual([]);
+    expect((await cal.get(`${NS}/events?geoloc=true`)).body.rest_url).toContain('geoloc=1');
+    await cal.call('administrator', 'DELETE', `${NS}/events/${event.body.id}`);
+  });
+
   it('pages through with next_rest_url until there is none', async () => {
     let url: string | undefined = `${cal.server.url}${NS}/events?per_page=5`;
     const seen: number[] = [];
