@@ -1,4 +1,4 @@
-/** Headers WordPress sends on every REST response, before the response's own (A.2). */
+/** Headers WordPress sends on every REST response, before the response's own. */
 export function baseHeaders(apiRoot: string, contentType: string): Array<[string, string]> {
   return [
     ['Content-Type', `${contentType}; charset=UTF-8`],

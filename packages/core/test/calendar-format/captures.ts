@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** The recorded TEC 6.17.2 responses (see /work/shared/reference/captures). */
-const DIR = fileURLToPath(new URL('../../../../../shared/reference/captures/', import.meta.url));
+/** The recorded TEC 6.17.2 responses (conformance/captures). */
+const DIR = fileURLToPath(new URL('../../../../conformance/captures/', import.meta.url));
 
 export function captureJson<T = any>(name: string): T {
   return JSON.parse(readFileSync(`${DIR}${name}.json`, 'utf8')) as T;

@@ -1,6 +1,6 @@
 import { ApiError } from '../../http/api-error.js';
 
-/** The Events Calendar's REST error codes and messages (calendar.md §5), one place for the namespace. */
+/** The Events Calendar's REST error codes and messages, one place for the namespace. */
 export const calendarErrors = {
   eventNotFound: (id: number | string) => new ApiError('rest-event-not-found', `Event with ID ${id} does not exist.`, 404),
   invalidEventId: () => new ApiError('rest-invalid-event-id', 'The specified ID is not a valid event.', 400),

@@ -14,7 +14,7 @@ export const calendarInfo = {
 export const calendarOpenApi: OpenApiExtras = { info: calendarInfo, components: calendarComponents };
 
 /**
- * `GET /doc` (calendar.md 7): public, no args; the OpenAPI 3.0 document of the namespace, generated from the
+ * `GET /doc`: public, no args; the OpenAPI 3.0 document of the namespace, generated from the
  * route registry for the API root the client used. TEC registers it first, so it comes first in the index and
  * in `paths`.
  */

@@ -54,7 +54,7 @@ const isOrganizerIdOrEntry: ArgValidator = async (value, ctx) => {
   return true;
 };
 
-/** `GET /events` (calendar.md 3.3), declared as TEC registers it. */
+/** `GET /events`, declared as TEC registers it. */
 export const listArgs: Record<string, ArgSpec> = {
   page: { default: 1, description: 'The archive page to return', type: 'integer', validate: isPositiveInt },
   per_page: {

@@ -100,7 +100,7 @@ const canTrash = async (request: ApiRequest) => {
   return event ? canDelete(request, EVENTS, event) : request.can(EVENTS.caps.delete_posts);
 };
 
-/** `/events`, `/events/{id}` and `/events/by-slug/{slug}` (calendar.md 3.3, 4.1–4.4). */
+/** `/events`, `/events/{id}` and `/events/by-slug/{slug}`. */
 export function eventRoutes(docs: PostRouteDocs = {}): RouteDefinition[] {
   const itemArgs = { id: idArg, password: passwordArg };
   return [

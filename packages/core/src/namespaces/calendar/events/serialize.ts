@@ -62,7 +62,7 @@ function embeddedTerms(ids: readonly number[], relations: EventRelations, apiRoo
     .map((term) => serializeEmbeddedTerm(term, apiRoot));
 }
 
-/** An event as TEC's repository puts it on the wire (calendar.md 2.1), key order included. */
+/** An event as TEC's repository puts it on the wire, key order included. */
 export function serializeEvent(event: EventRecord, relations: EventRelations, options: EventSerializeOptions): Record<string, unknown> {
   const { settings, apiRoot, redact } = options;
   const url = permalink(event, EVENTS, settings);

@@ -74,7 +74,7 @@ function single(request: ApiRequest, kind: AnyLinkedKind, record: LinkedRecord, 
   return serializeLinked(kind, record, { settings: request.site.settings, withJsonLd, redact: !unlocked(request, kind, record) });
 }
 
-/** `/venues` and `/organizers`, their id routes and their by-slug routes (calendar.md 3.4, 4.5). */
+/** `/venues` and `/organizers`, their id routes and their by-slug routes. */
 export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): RouteDefinition[] {
   const label = kind.name;
   const plural = kind.plural;

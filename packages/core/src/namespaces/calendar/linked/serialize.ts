@@ -16,7 +16,7 @@ export interface LinkedSerializeOptions {
 const REDACTED_TO_EMPTY = ['description', 'excerpt', 'address', 'city', 'country', 'province', 'zip', 'stateprovince', 'phone', 'email', 'website'];
 
 /**
- * A venue or organizer as TEC puts it on the wire (calendar.md 2.5, 2.6): every empty field before the map
+ * A venue or organizer as TEC puts it on the wire: every empty field before the map
  * flags (venues) or the global id (organizers) is left out.
  */
 export function serializeLinked(kind: AnyLinkedKind, record: VenueRecord | OrganizerRecord, options: LinkedSerializeOptions): Record<string, unknown> {

@@ -67,7 +67,7 @@ async function loadTerm(request: ApiRequest, tax: TaxonomyConfig): Promise<TermR
   return term;
 }
 
-/** `/categories` and `/tags`, `/categories/(?P<id>\d+)` and `/tags/(?P<id>\d+)` (calendar.md 3.5, 4.6). */
+/** `/categories` and `/tags`, `/categories/(?P<id>\d+)` and `/tags/(?P<id>\d+)`. */
 export function termRoutes(tax: TaxonomyConfig): RouteDefinition[] {
   const isTerm = isTermOf(tax.taxonomy);
   const listArgs: Record<string, ArgSpec> = {

@@ -19,7 +19,7 @@ export function termUrls(term: TermRecord, tax: TaxonomyConfig, apiRoot: string)
   return urls;
 }
 
-/** A term from the `/categories` and `/tags` routes (calendar.md 2.4b). */
+/** A term from the `/categories` and `/tags` routes. */
 export function serializeTerm(term: TermRecord, ctx: TermContext): Record<string, unknown> {
   const tax = taxonomyConfig(term.taxonomy);
   const data: Record<string, unknown> = {
@@ -37,7 +37,7 @@ export function serializeTerm(term: TermRecord, ctx: TermContext): Record<string
   return data;
 }
 
-/** A term embedded in an event (calendar.md 2.4a): the raw WordPress term, with `urls`. */
+/** A term embedded in an event: the raw WordPress term, with `urls`. */
 export function serializeEmbeddedTerm(term: TermRecord, apiRoot: string): Record<string, unknown> {
   const tax = taxonomyConfig(term.taxonomy);
   return {
