@@ -4,7 +4,6 @@ export interface LoadResult {
   requestsPerSecond: number;
   latencyP50: number;
   latencyP99: number;
-  latencyMean: number;
   errors: number;
 }
 
@@ -16,7 +15,6 @@ export async function load(url: string, options: { seconds: number; connections:
     requestsPerSecond: result.requests.average,
     latencyP50: result.latency.p50,
     latencyP99: result.latency.p99,
-    latencyMean: result.latency.mean,
     errors: result.errors + result.non2xx,
   };
 }
