@@ -1,28 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newEvent, taxonomies } from '@siterest/core/testing';
-import { postgresStore, type PostgresStore } from '../src/index.js';
-import { dropSchema, openTestDatabase, uniqueSchema, type TestDatabase } from './support/database.js';
+import { useMigratedStore } from './support/database.js';
 
-let db: TestDatabase;
-let store: PostgresStore;
-const schema = uniqueSchema('list');
-
-beforeAll(async () => {
-  db = await openTestDatabase();
-  store = postgresStore({ ...db.connection(), schema });
-  await store.migrate();
-});
-
-afterAll(async () => {
-  await store?.close();
-  if (db) {
-    await dropSchema(db, schema);
-    await db.close();
-  }
-});
+const migrated = useMigratedStore('list');
 
 describe('event lists filtered by terms', () => {
   it('never include another post type that shares the taxonomy (post_tag)', async () => {
+    const { store, schema } = migrated;
     const tag = await store.terms.create({ taxonomy: taxonomies.tag, name: 'Shared', slug: 'shared', description: '', parentId: 0 });
     const event = await store.events.create(newEvent({ tagIds: [tag.id], startDateUtc: '2027-01-01 10:00:00' }));
     // A WordPress post tagged with the same term, written as a later post type would write it.

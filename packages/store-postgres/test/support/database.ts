@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { PGliteInterface } from '@electric-sql/pglite';
-import { openPGlite, type PostgresStoreOptions } from '../../src/index.js';
+import { afterAll, beforeAll } from 'vitest';
+import { openPGlite, postgresStore, type PostgresStore, type PostgresStoreOptions } from '../../src/index.js';
 
 /** Tests run on the server named by DATABASE_URL, else on an in-memory PGlite. */
 export const DATABASE_URL = process.env.DATABASE_URL;
@@ -57,4 +58,25 @@ export async function emptySchema(db: TestDatabase, schema: string): Promise<voi
     [schema],
   );
   await db.admin(`TRUNCATE ${tables.map((t) => t.name).join(', ')} RESTART IDENTITY CASCADE`);
+}
+
+/**
+ * A migrated store on a schema of its own for one test file: opened before the file's tests, closed and
+ * dropped after them. The returned object's `store`, `db` and `schema` are set once `beforeAll` ran.
+ */
+export function useMigratedStore(label: string): { store: PostgresStore; db: TestDatabase; schema: string } {
+  const handle = { schema: uniqueSchema(label) } as { store: PostgresStore; db: TestDatabase; schema: string };
+  beforeAll(async () => {
+    handle.db = await openTestDatabase();
+    handle.store = postgresStore({ ...handle.db.connection(), schema: handle.schema });
+    await handle.store.migrate();
+  });
+  afterAll(async () => {
+    await handle.store?.close();
+    if (handle.db) {
+      await dropSchema(handle.db, handle.schema);
+      await handle.db.close();
+    }
+  });
+  return handle;
 }
