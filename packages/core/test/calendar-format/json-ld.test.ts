@@ -11,40 +11,23 @@ import {
   venueJsonLd,
 } from '../../src/namespaces/calendar/format/json-ld.js';
 import { resolveSettings } from '../../src/settings.js';
-import type { EventRecord, OrganizerRecord, PostRecord, VenueRecord } from '../../src/store/records.js';
+import type { EventRecord, OrganizerRecord, VenueRecord } from '../../src/store/records.js';
+import { newEvent, newOrganizer, newVenue } from '../../src/testing/fixtures.js';
 import { captureJson, captureRequestBody, captureText, translate } from './captures.js';
 
 /* The capture site: home http://127.0.0.1:8080, UTC by offset, "$"/USD/prefix, pretty permalinks. */
 const SETTINGS = resolveSettings({ url: 'http://127.0.0.1:8080' });
 const CREATED = '2026-11-21 16:41:38';
 
-function post(type: string, id: number, fields: Partial<PostRecord>): PostRecord {
-  return {
-    id,
-    type,
-    status: 'publish',
-    authorId: 1,
-    title: '',
-    content: '',
-    excerpt: '',
-    slug: '',
-    password: '',
-    parentId: 0,
-    menuOrder: 0,
-    date: CREATED,
-    dateGmt: CREATED,
-    modified: CREATED,
-    modifiedGmt: CREATED,
-    trashedFrom: null,
-    imageId: 0,
-    ...fields,
-  };
-}
+/** Records as the capture site stored them: created at CREATED, with the id WordPress gave them. */
+const STAMP = { date: CREATED, dateGmt: CREATED, modified: CREATED, modifiedGmt: CREATED };
 
 function venueFrom(capture: string, id: number): VenueRecord {
   const body = captureRequestBody(capture)!;
-  return {
-    ...post('cal_venue', id, { title: body.venue, content: body.description ?? '' }),
+  const venue = newVenue({
+    ...STAMP,
+    title: body.venue,
+    content: body.description ?? '',
     address: body.address ?? '',
     city: body.city ?? '',
     country: body.country ?? '',
@@ -54,29 +37,33 @@ function venueFrom(capture: string, id: number): VenueRecord {
     phone: body.phone ?? '',
     website: body.website ?? '',
     stateProvince: body.stateprovince ?? body.state ?? body.province ?? '',
-    showMap: null,
-    showMapLink: null,
-    geoLat: null,
-    geoLng: null,
-  };
+  });
+  return { ...venue, id };
 }
 
 function organizerFrom(fields: { id: number; organizer: string; description?: string; email?: string; phone?: string; website?: string }): OrganizerRecord {
-  return {
-    ...post('cal_organizer', fields.id, { title: fields.organizer, content: fields.description ?? '' }),
+  const organizer = newOrganizer({
+    ...STAMP,
+    title: fields.organizer,
+    content: fields.description ?? '',
     phone: fields.phone ?? '',
     website: fields.website ?? '',
     email: fields.email ?? '',
-  };
+  });
+  return { ...organizer, id: fields.id };
 }
 
 /** An event as the create capture stored it (dates/zone from the response, raw fields from the request). */
-function eventFrom(capture: string, id: number, extra: Partial<EventRecord> = {}): EventRecord {
+function eventFrom(capture: string, id: number): EventRecord {
   const body = captureRequestBody(capture)!;
   const wire = captureJson(capture);
   const cost = parseCostInput(body.cost ?? '')!;
-  return {
-    ...post('cal_events', id, { title: body.title, content: body.description ?? '', excerpt: body.excerpt ?? '', status: wire.status }),
+  const event = newEvent({
+    ...STAMP,
+    title: body.title,
+    content: body.description ?? '',
+    excerpt: body.excerpt ?? '',
+    status: wire.status,
     startDate: wire.start_date,
     endDate: wire.end_date,
     startDateUtc: wire.utc_start_date,
@@ -87,17 +74,8 @@ function eventFrom(capture: string, id: number, extra: Partial<EventRecord> = {}
     currencySymbol: cost.currencySymbol,
     currencyCode: cost.currencyCode,
     currencyPosition: cost.currencyPosition,
-    website: null,
-    showMap: null,
-    showMapLink: null,
-    hideFromListings: false,
-    featured: false,
-    venueIds: [],
-    organizerIds: [],
-    categoryIds: [],
-    tagIds: [],
-    ...extra,
-  };
+  });
+  return { ...event, id };
 }
 
 const VENUE_5 = venueFrom('016-venue-create', 5);
@@ -113,61 +91,27 @@ function normalized(value: unknown): string {
 }
 
 describe('eventJsonLd reproduces the captured json_ld (key order included)', () => {
-  it('048: event with venue, two organizers (only the first appears) and a cost', () => {
-    const wire = translate(captureJson('048-event-single').json_ld);
+  const jazzNight = { permalink: 'http://127.0.0.1:8080/event/jazz-night/', venue: VENUE_5, organizer: JANE };
+  it.each([
+    { capture: '048-event-single', about: 'venue, two organizers (only the first appears) and a cost', from: '021-event-create-full', id: 9, ...jazzNight },
+    { capture: '049-event-single-all-day', about: 'all-day UTC+0 event, free, empty venue address', from: '022-event-create-all-day', id: 10, permalink: 'http://127.0.0.1:8080/event/park-clean-up-day/', venue: VENUE_6 },
+    { capture: '050-event-single-inline-linked', about: 'inline venue and organizer, no cost → no offers', from: '025-event-create-inline-venue-organizer', id: 15, permalink: 'http://127.0.0.1:8080/event/pop-up-market/', venue: VENUE_13, organizer: MARKET },
+    { capture: '051-event-single-by-slug', about: 'by slug, same as 048', from: '021-event-create-full', id: 9, ...jazzNight },
+    { capture: '053-event-single-draft-authed', about: 'a draft, with the quirky url', from: '026-event-create-draft', id: 16, permalink: 'http://127.0.0.1:8080/?post_type=cal_events&p=16' },
+  ])('$capture: $about', ({ capture, from, id, permalink, venue, organizer }) => {
+    const wire = translate(captureJson(capture).json_ld);
     const built = eventJsonLd({
-      event: eventFrom('021-event-create-full', 9),
-      permalink: 'http://127.0.0.1:8080/event/jazz-night/',
+      event: eventFrom(from, id),
+      permalink,
       settings: SETTINGS,
-      venue: { venue: VENUE_5 },
-      organizer: { organizer: JANE },
+      ...(venue ? { venue: { venue } } : {}),
+      ...(organizer ? { organizer: { organizer } } : {}),
     });
     expect(normalized(built)).toBe(normalized(wire));
   });
 
-  it('049: all-day UTC+0 event, free, empty venue address', () => {
-    const wire = translate(captureJson('049-event-single-all-day').json_ld);
-    const built = eventJsonLd({
-      event: eventFrom('022-event-create-all-day', 10),
-      permalink: 'http://127.0.0.1:8080/event/park-clean-up-day/',
-      settings: SETTINGS,
-      venue: { venue: VENUE_6 },
-    });
-    expect(normalized(built)).toBe(normalized(wire));
-  });
-
-  it('050: inline venue and organizer, no cost → no offers', () => {
-    const wire = translate(captureJson('050-event-single-inline-linked').json_ld);
-    const built = eventJsonLd({
-      event: eventFrom('025-event-create-inline-venue-organizer', 15),
-      permalink: 'http://127.0.0.1:8080/event/pop-up-market/',
-      settings: SETTINGS,
-      venue: { venue: VENUE_13 },
-      organizer: { organizer: MARKET },
-    });
-    expect(normalized(built)).toBe(normalized(wire));
-  });
-
-  it('051: by slug, same as 048', () => {
-    const wire = translate(captureJson('051-event-single-by-slug').json_ld);
-    const built = eventJsonLd({
-      event: eventFrom('021-event-create-full', 9),
-      permalink: 'http://127.0.0.1:8080/event/jazz-night/',
-      settings: SETTINGS,
-      venue: { venue: VENUE_5 },
-      organizer: { organizer: JANE },
-    });
-    expect(normalized(built)).toBe(normalized(wire));
-  });
-
-  it('053: a draft, with the quirky url', () => {
-    const wire = translate(captureJson('053-event-single-draft-authed').json_ld);
-    const built = eventJsonLd({
-      event: eventFrom('026-event-create-draft', 16),
-      permalink: 'http://127.0.0.1:8080/?post_type=cal_events&p=16',
-      settings: SETTINGS,
-    });
-    expect(normalized(built)).toBe(normalized(wire));
+  it('053: the draft keeps the quirky url', () => {
+    const built = eventJsonLd({ event: eventFrom('026-event-create-draft', 16), permalink: 'http://127.0.0.1:8080/?post_type=cal_events&p=16', settings: SETTINGS });
     expect(built.url).toBe('http://127.0.0.1:8080/?post_type=cal_events&p=16%2F/');
   });
 
