@@ -91,8 +91,17 @@ function normalized(value: unknown): string {
 }
 
 describe('eventJsonLd reproduces the captured json_ld (key order included)', () => {
+  interface Case {
+    capture: string;
+    about: string;
+    from: string;
+    id: number;
+    permalink: string;
+    venue?: VenueRecord;
+    organizer?: OrganizerRecord;
+  }
   const jazzNight = { permalink: 'http://127.0.0.1:8080/event/jazz-night/', venue: VENUE_5, organizer: JANE };
-  it.each([
+  it.each<Case>([
     { capture: '048-event-single', about: 'venue, two organizers (only the first appears) and a cost', from: '021-event-create-full', id: 9, ...jazzNight },
     { capture: '049-event-single-all-day', about: 'all-day UTC+0 event, free, empty venue address', from: '022-event-create-all-day', id: 10, permalink: 'http://127.0.0.1:8080/event/park-clean-up-day/', venue: VENUE_6 },
     { capture: '050-event-single-inline-linked', about: 'inline venue and organizer, no cost → no offers', from: '025-event-create-inline-venue-organizer', id: 15, permalink: 'http://127.0.0.1:8080/event/pop-up-market/', venue: VENUE_13, organizer: MARKET },
