@@ -11,7 +11,7 @@
 import { pathToFileURL } from 'node:url';
 import type { EventQuery } from '@siterest/core';
 import { postgresStore, type PostgresStore } from '../packages/store-postgres/src/index.js';
-import { eventListSql } from '../packages/store-postgres/src/repositories/event-list.js';
+import { eventListSql } from '../packages/store-postgres/src/repositories/calendar/event-list.js';
 import { tablesIn } from '../packages/store-postgres/src/tables.js';
 import { percentile, summarizePlan, type PlanNode } from './store-postgres-plans.js';
 import { seedEvents, type SeedFacts } from './store-postgres-seed.js';

@@ -16,15 +16,15 @@ import type {
 import { applyFirstIds, type FirstIds } from './first-ids.js';
 import { LATEST_VERSION, migrateSchema, schemaVersion, type MigrateOptions, type MigrationResult } from './migrate.js';
 import { Notifications, type Unsubscribe } from './notifications.js';
-import { applicationPasswordRepository } from './repositories/application-passwords.js';
+import { applicationPasswordRepository } from './repositories/site/application-passwords.js';
 import type { Db } from './repositories/db.js';
-import { eventRepository } from './repositories/events.js';
-import { linkedRepository } from './repositories/linked-posts.js';
-import { optionRepository } from './repositories/options.js';
+import { eventRepository } from './repositories/calendar/events.js';
+import { linkedRepository } from './repositories/calendar/linked-posts.js';
+import { optionRepository } from './repositories/site/options.js';
 import { postIndex } from './repositories/post-index.js';
 import { ORGANIZER, ORGANIZER_SEARCH, VENUE, VENUE_SEARCH } from './repositories/post-types.js';
-import { termRepository } from './repositories/terms.js';
-import { userRepository } from './repositories/users.js';
+import { termRepository } from './repositories/calendar/terms.js';
+import { userRepository } from './repositories/site/users.js';
 import type { SqlClient } from './sql/client.js';
 import type { Tables } from './tables.js';
 

@@ -1,6 +1,6 @@
 import type { ApplicationPasswordRecord, ApplicationPasswordRepository } from '@siterest/core';
-import { col, fromRow, selectList, type Column } from './columns.js';
-import type { Db } from './db.js';
+import { col, fromRow, selectList, type Column } from '../columns.js';
+import type { Db } from '../db.js';
 
 const COLUMNS: readonly Column[] = [
   col('uuid', 'uuid', 'text'),

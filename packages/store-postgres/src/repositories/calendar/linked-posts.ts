@@ -6,13 +6,13 @@ import {
   type Patch,
   type PostRecord,
 } from '@siterest/core';
-import { Params } from '../sql/params.js';
-import { bindUtc } from './columns.js';
-import { atomically, type Db } from './db.js';
-import { countOf, pageWithTotal } from './paging.js';
-import { insertPost, lockPost, readPost, readPosts, recordColumns, toRecord, updatePost } from './post-rows.js';
-import type { PostType } from './post-types.js';
-import { searchConditions, statusCondition } from './search-sql.js';
+import { Params } from '../../sql/params.js';
+import { bindUtc } from '../columns.js';
+import { atomically, type Db } from '../db.js';
+import { countOf, pageWithTotal } from '../paging.js';
+import { insertPost, lockPost, readPost, readPosts, recordColumns, toRecord, updatePost } from '../post-rows.js';
+import type { PostType } from '../post-types.js';
+import { searchConditions, statusCondition } from '../search-sql.js';
 
 /** How a venue or organizer hangs off events: the events' id array that names it, and its searchable columns. */
 export interface Linked {

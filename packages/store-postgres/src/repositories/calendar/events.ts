@@ -1,9 +1,9 @@
 import { StoreError, type EventRecord, type EventRepository, type NewEvent, type Patch } from '@siterest/core';
-import { atomically, type Db } from './db.js';
+import { atomically, type Db } from '../db.js';
 import { listEvents } from './event-list.js';
 import { adjustTermCounts, afterReplace, countDeltas, EVENT_TERMS, LIST_KEY_FIELDS, replaceEventTerms, syncEventTermKeys } from './event-terms.js';
-import { insertPost, readPost, readPosts, updatePost } from './post-rows.js';
-import { EVENT } from './post-types.js';
+import { insertPost, readPost, readPosts, updatePost } from '../post-rows.js';
+import { EVENT } from '../post-types.js';
 
 const PUBLISHED = 'publish';
 

@@ -1,12 +1,12 @@
 import type { EventQuery, EventRecord, Page } from '@siterest/core';
-import { Params } from '../sql/params.js';
-import { bindUtc } from './columns.js';
-import { literal, type Db } from './db.js';
+import { Params } from '../../sql/params.js';
+import { bindUtc } from '../columns.js';
+import { literal, type Db } from '../db.js';
 import { EVENT_TERMS, TERM_LISTS } from './event-terms.js';
-import { countOf, pageWithTotal } from './paging.js';
-import { recordColumns, toRecord } from './post-rows.js';
-import { EVENT } from './post-types.js';
-import { searchConditions, statusCondition } from './search-sql.js';
+import { countOf, pageWithTotal } from '../paging.js';
+import { recordColumns, toRecord } from '../post-rows.js';
+import { EVENT } from '../post-types.js';
+import { searchConditions, statusCondition } from '../search-sql.js';
 
 interface Filter {
   from: string;

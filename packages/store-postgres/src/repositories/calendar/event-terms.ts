@@ -1,7 +1,7 @@
 import { calendar } from '@siterest/core';
-import { col } from './columns.js';
-import { literal, type Db } from './db.js';
-import type { Extras } from './post-rows.js';
+import { col } from '../columns.js';
+import { literal, type Db } from '../db.js';
+import type { Extras } from '../post-rows.js';
 
 /** The record lists kept in term_relationships, and the taxonomy each is filed under. */
 export const TERM_LISTS = [

@@ -1,7 +1,7 @@
 import { StoreError, type NewTerm, type TermPatch, type TermRecord, type TermRepository } from '@siterest/core';
-import { Params } from '../sql/params.js';
-import { assignments, selectList } from './columns.js';
-import { atomically, type Db } from './db.js';
+import { Params } from '../../sql/params.js';
+import { assignments, selectList } from '../columns.js';
+import { atomically, type Db } from '../db.js';
 import { listTerms } from './term-list.js';
 import { TERM_COLUMNS, termSelect, toTerm } from './term-rows.js';
 

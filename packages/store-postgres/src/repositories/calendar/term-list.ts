@@ -1,7 +1,7 @@
 import type { Page, TermQuery, TermRecord } from '@siterest/core';
-import { Params } from '../sql/params.js';
-import type { Db } from './db.js';
-import { countOf, pageWithTotal } from './paging.js';
+import { Params } from '../../sql/params.js';
+import type { Db } from '../db.js';
+import { countOf, pageWithTotal } from '../paging.js';
 import { termSelect, toTerm } from './term-rows.js';
 
 function termFilter(db: Db, q: TermQuery, params: Params): { with: string; where: string } {

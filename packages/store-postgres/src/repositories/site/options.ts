@@ -1,5 +1,5 @@
 import type { OptionRepository } from '@siterest/core';
-import type { Db } from './db.js';
+import type { Db } from '../db.js';
 
 /** jsonb read back as text and parsed here, whatever JSON parser the app's driver is configured with. SQL NULL is `undefined`. */
 const parse = (text: string | null): unknown => (text === null ? undefined : JSON.parse(text));

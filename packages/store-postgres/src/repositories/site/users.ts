@@ -1,7 +1,7 @@
 import { StoreError, type NewUser, type UserRecord, type UserRepository } from '@siterest/core';
-import { Params } from '../sql/params.js';
-import { assignments, col, fromRow, selectList, type Column } from './columns.js';
-import type { Db } from './db.js';
+import { Params } from '../../sql/params.js';
+import { assignments, col, fromRow, selectList, type Column } from '../columns.js';
+import type { Db } from '../db.js';
 
 const USER_COLUMNS: readonly Column[] = [
   col('id', 'id', 'bigint'),

@@ -1,7 +1,7 @@
 import type { TermRecord } from '@siterest/core';
-import type { Row } from '../sql/client.js';
-import { col, fromRow, selectList, type Column } from './columns.js';
-import type { Db } from './db.js';
+import type { Row } from '../../sql/client.js';
+import { col, fromRow, selectList, type Column } from '../columns.js';
+import type { Db } from '../db.js';
 
 export const TERM_COLUMNS: readonly Column[] = [
   col('id', 'id', 'bigint'),

@@ -1,0 +1,146 @@
+import {
+  distanceKm,
+  matchesSearch,
+  searchTerms,
+  statusMatches,
+  type EventQuery,
+  type EventRecord,
+  type EventRepository,
+  type NewEvent,
+  type Page,
+  type Patch,
+} from '@siterest/core';
+import { many, type MemoryContext, type MemoryDb } from '../db.js';
+import type { Journal } from '../journal.js';
+import { insertPost, patchPost } from './posts.js';
+
+/** Term counts follow the published events that use them. */
+function adjustCounts(db: MemoryDb, before: EventRecord | undefined, after: EventRecord | undefined, journal: Journal): void {
+  const delta = new Map<number, number>();
+  if (before?.status === 'publish') for (const id of [...before.categoryIds, ...before.tagIds]) delta.set(id, (delta.get(id) ?? 0) - 1);
+  if (after?.status === 'publish') for (const id of [...after.categoryIds, ...after.tagIds]) delta.set(id, (delta.get(id) ?? 0) + 1);
+  for (const [id, change] of delta) {
+    if (change !== 0 && db.terms.has(id)) db.termCounts.set(id, (db.termCounts.get(id) ?? 0) + change, journal);
+  }
+}
+
+/** Keeps the start-ordered index in step, undoably. */
+function reindex(db: MemoryDb, before: EventRecord | undefined, after: EventRecord, journal: Journal): void {
+  const index = db.eventsByStart;
+  if (before && before.startDateUtc === after.startDateUtc) {
+    index.replace(after);
+    journal.record(() => index.replace(before));
+    return;
+  }
+  if (before) index.remove(before);
+  index.add(after);
+  journal.record(() => {
+    index.remove(after);
+    if (before) index.add(before);
+  });
+}
+
+function existingTerms(db: MemoryDb, ids: readonly number[]): number[] {
+  return [...new Set(ids)].filter((id) => db.terms.has(id));
+}
+
+export function eventRepository(context: MemoryContext): EventRepository {
+  const { db, write } = context;
+  return {
+    get: async (id: number) => db.events.get(id) ?? null,
+    getMany: async (ids: readonly number[]) => many(db.events, ids),
+    create: (input: NewEvent) =>
+      write((j) => {
+        const record = insertPost(db, db.events, {
+          ...input,
+          cost: [...input.cost],
+          categoryIds: existingTerms(db, input.categoryIds),
+          tagIds: existingTerms(db, input.tagIds),
+          venueIds: [...input.venueIds],
+          organizerIds: [...input.organizerIds],
+        }, j);
+        adjustCounts(db, undefined, record, j);
+        reindex(db, undefined, record, j);
+        return record;
+      }),
+    update: (id: number, patch: Patch<EventRecord>) =>
+      write((j) => {
+        const before = db.events.get(id);
+        const cleaned = { ...patch };
+        if (cleaned.categoryIds) cleaned.categoryIds = existingTerms(db, cleaned.categoryIds);
+        if (cleaned.tagIds) cleaned.tagIds = existingTerms(db, cleaned.tagIds);
+        const after = patchPost(db.events, id, cleaned, j);
+        adjustCounts(db, before, after, j);
+        reindex(db, before, after, j);
+        return after;
+      }),
+    list: async (query: EventQuery) => listEvents(context, query),
+  };
+}
+
+function listEvents({ db, journal }: MemoryContext, query: EventQuery): Page<EventRecord> {
+  const terms = query.search ? searchTerms(query.search) : [];
+  const statuses = query.statuses;
+  const anyOf = (wanted: readonly number[] | undefined, have: readonly number[]) => !wanted || wanted.some((id) => have.includes(id));
+  const accepts = (event: EventRecord): boolean =>
+    statusMatches(statuses, event.status) &&
+    (query.startsAfter === undefined || event.startDateUtc >= query.startsAfter) &&
+    (query.startsBefore === undefined || event.startDateUtc <= query.startsBefore) &&
+    (query.endsAfter === undefined || event.endDateUtc >= query.endsAfter) &&
+    (query.endsBefore === undefined || event.endDateUtc <= query.endsBefore) &&
+    !(query.excludeHidden && event.hideFromListings) &&
+    (query.featured === undefined || event.featured === query.featured) &&
+    (query.parentId === undefined || event.parentId === query.parentId) &&
+    anyOf(query.categoryIds, event.categoryIds) &&
+    anyOf(query.tagIds, event.tagIds) &&
+    anyOf(query.venueIds, event.venueIds) &&
+    anyOf(query.organizerIds, event.organizerIds) &&
+    (terms.length === 0 || matchesSearch(terms, [event.title, event.content, event.excerpt])) &&
+    (!query.geo || eventHasGeo(db, event, query.geo.near));
+
+  if (query.include || query.orderBy === 'date') {
+    const pool = query.include
+      ? [...new Set(query.include)].map((id) => db.events.get(id)).filter((e): e is EventRecord => e !== undefined)
+      : db.eventsByStart.records;
+    const matches = pool.filter(accepts);
+    matches.sort(
+      query.orderBy === 'date'
+        ? (a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id - b.id)
+        : (a, b) => (a.startDateUtc < b.startDateUtc ? -1 : a.startDateUtc > b.startDateUtc ? 1 : a.id - b.id),
+    );
+    return { items: matches.slice(query.offset, query.offset + query.limit), total: matches.length };
+  }
+
+  const key = JSON.stringify({ ...query, offset: 0, limit: 0 });
+  const cached = db.eventMatches.get(key);
+  if (cached && cached.version === db.version && !journal) {
+    return { items: cached.matches.slice(query.offset, query.offset + query.limit), total: cached.matches.length };
+  }
+  // Walk in start order from the lowest possible start; an event starting after the last allowed start or
+  // end (an end is never before its start) ends the walk.
+  const index = db.eventsByStart;
+  const records = index.records;
+  const last = [query.startsBefore, query.endsBefore].filter((v): v is string => v !== undefined).sort()[0];
+  const matches: EventRecord[] = [];
+  for (let i = query.startsAfter === undefined ? 0 : index.position(query.startsAfter, -Infinity); i < records.length; i++) {
+    const event = records[i]!;
+    if (last !== undefined && event.startDateUtc > last) break;
+    if (accepts(event)) matches.push(event);
+  }
+  if (!journal) {
+    const cache = db.eventMatches;
+    cache.delete(key);
+    cache.set(key, { version: db.version, matches });
+    // Least recently used filters go first.
+    while (cache.size > 64) cache.delete(cache.keys().next().value!);
+  }
+  return { items: matches.slice(query.offset, query.offset + query.limit), total: matches.length };
+}
+
+function eventHasGeo(db: MemoryDb, event: EventRecord, near?: { lat: number; lng: number; radiusKm: number }): boolean {
+  return event.venueIds.some((id) => {
+    const venue = db.venues.get(id);
+    if (!venue || venue.geoLat === null || venue.geoLng === null) return false;
+    return !near || distanceKm(near.lat, near.lng, venue.geoLat, venue.geoLng) <= near.radiusKm;
+  });
+}

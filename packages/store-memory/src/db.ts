@@ -1,0 +1,91 @@
+import type {
+  ApplicationPasswordRecord,
+  EventRecord,
+  OrganizerRecord,
+  TermRecord,
+  UserRecord,
+  VenueRecord,
+} from '@siterest/core';
+import { EventStartIndex } from './calendar/event-index.js';
+import { Journal, JournaledMap, WriteLock } from './journal.js';
+
+export interface MemoryStoreOptions {
+  /**
+   * Where the id sequences start (a site moving from WordPress continues its sequences so that imported
+   * and new ids never collide). Defaults: posts 1, terms 1, users 1.
+   */
+  firstIds?: { post?: number; term?: number; user?: number };
+}
+
+export type Counter = { value: number };
+
+/** All state of one memory store; transactions share it through different journals. */
+export class MemoryDb {
+  readonly lock = new WriteLock();
+  readonly options = new JournaledMap<string, unknown>();
+  readonly users = new JournaledMap<number, UserRecord>();
+  readonly appPasswords = new JournaledMap<string, ApplicationPasswordRecord>();
+  readonly postTypes = new JournaledMap<number, string>();
+  readonly events = new JournaledMap<number, EventRecord>();
+  readonly venues = new JournaledMap<number, VenueRecord>();
+  readonly organizers = new JournaledMap<number, OrganizerRecord>();
+  readonly terms = new JournaledMap<number, Omit<TermRecord, 'count'>>();
+  readonly termCounts = new JournaledMap<number, number>();
+  readonly eventsByStart = new EventStartIndex();
+  /** Bumped by every write: cached list answers from an older version are stale. */
+  version = 0;
+  /** Matches of recent event filters (all pages), valid for one version. */
+  readonly eventMatches = new Map<string, { version: number; matches: EventRecord[] }>();
+  readonly nextPostId: Counter;
+  readonly nextTermId: Counter;
+  readonly nextUserId: Counter;
+  readonly listeners = new Map<string, Set<(payload: string) => void>>();
+
+  constructor(options: MemoryStoreOptions) {
+    this.nextPostId = { value: options.firstIds?.post ?? 1 };
+    this.nextTermId = { value: options.firstIds?.term ?? 1 };
+    this.nextUserId = { value: options.firstIds?.user ?? 1 };
+  }
+}
+
+/**
+ * What a repository of the memory store works with: the shared state, the journal of the transaction it
+ * runs in (null outside one) and `write`, which runs one write atomically.
+ */
+export interface MemoryContext {
+  readonly db: MemoryDb;
+  readonly journal: Journal | null;
+  write<T>(work: (journal: Journal) => T): Promise<T>;
+}
+
+export function takeId(counter: Counter, journal: Journal | null): number {
+  const id = counter.value++;
+  journal?.record(() => {
+    counter.value = Math.min(counter.value, id);
+  });
+  return id;
+}
+
+/** Records are shared with callers: frozen, with their lists, so nobody changes the store by accident. */
+export function freeze<T extends object>(record: T): Readonly<T> {
+  for (const value of Object.values(record)) if (Array.isArray(value)) Object.freeze(value);
+  return Object.freeze(record);
+}
+
+export function stripUndefined<T extends object>(patch: T): Partial<T> {
+  const out: Partial<T> = {};
+  for (const [key, value] of Object.entries(patch)) if (value !== undefined) (out as Record<string, unknown>)[key] = value;
+  return out;
+}
+
+export const lower = (s: string) => s.toLowerCase();
+
+/** The records of `ids` that exist, in that order. */
+export function many<R>(map: JournaledMap<number, R>, ids: readonly number[]): R[] {
+  const out: R[] = [];
+  for (const id of ids) {
+    const record = map.get(id);
+    if (record) out.push(record);
+  }
+  return out;
+}

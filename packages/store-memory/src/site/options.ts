@@ -1,0 +1,11 @@
+import type { OptionRepository } from '@siterest/core';
+import type { MemoryContext } from '../db.js';
+
+export function optionRepository({ db, write }: MemoryContext): OptionRepository {
+  return {
+    all: async () => Object.fromEntries(db.options.map),
+    get: async (name: string) => db.options.get(name),
+    set: (name: string, value: unknown) => write((j) => db.options.set(name, structuredClone(value), j)),
+    delete: (name: string) => write((j) => void db.options.delete(name, j)),
+  };
+}
