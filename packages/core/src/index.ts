@@ -46,5 +46,18 @@ export type * from './store/repositories.js';
 export { StoreError, isStoreError, type StoreErrorKind } from './store/store-error.js';
 export { searchTerms, matchesSearch, distanceKm, statusMatches } from './store/search.js';
 
+export {
+  checkFileKey,
+  FileTooLargeError,
+  InvalidFileKeyError,
+  localFileStorage,
+  numberedKey,
+  type FileData,
+  type FileStorage,
+  type LocalFileStorageOptions,
+  type StoredFile,
+  type WriteFileOptions,
+} from './media/file-storage.js';
+
 export { builtInNamespaces, calendarNamespace } from './namespaces/index.js';
 export * as calendar from './namespaces/calendar/public.js';
