@@ -378,3 +378,51 @@ describe.each(variants)('who may read what ($label)', ({ store, adapter }) => {
     expect(checks).toHaveLength(VIEWERS.length * 35);
   });
 });
+
+describe.each(storeVariants())('read rules in writes and relations ($label)', (variant) => {
+  const cal = useCalendar({ store: variant });
+  const event = (title: string, extra: Record<string, unknown> = {}) => ({ title, start_date: '2027-03-01 10:00:00', end_date: '2027-03-01 12:00:00', ...extra });
+
+  it('reuses only venues and organizers the caller may read when avoiding duplicates', async () => {
+    for (const [plural, field] of [['venues', 'venue'], ['organizers', 'organizer']] as const) {
+      const hidden = (await cal.call('administrator', 'POST', `${NS}/${plural}`, { [field]: `Hidden ${field}`, status: 'draft' })).body;
+      const secret = (await cal.call('administrator', 'POST', `${NS}/${plural}`, { [field]: `Secret ${field}`, status: 'private' })).body;
+      const shown = (await cal.call('administrator', 'POST', `${NS}/${plural}`, { [field]: `Shown ${field}` })).body;
+      expect([hidden.status, secret.status, shown.status]).toEqual(['draft', 'private', 'publish']);
+      for (const role of ['contributor', 'author'] as const) {
+        const again = await cal.call(role, 'POST', `${NS}/${plural}`, { [field]: `hidden ${field}` });
+        expect(again.status).toBe(201);
+        expect(again.body.id).not.toBe(hidden.id);
+        expect(JSON.stringify(again.body)).not.toContain(`"author":"${cal.users.administrator.id}"`);
+        expect((await cal.call(role, 'POST', `${NS}/${plural}`, { [field]: `SECRET ${field}` })).body.id).not.toBe(secret.id);
+        expect((await cal.call(role, 'POST', `${NS}/${plural}`, { [field]: `Shown ${field}` })).body.id).toBe(shown.id);
+      }
+      // Editors may read them all, so theirs is the existing record.
+      expect((await cal.call('editor', 'POST', `${NS}/${plural}`, { [field]: `Hidden ${field}` })).body.id).toBe(hidden.id);
+    }
+    // The same through an event write with inline venue and organizer data.
+    const draftVenue = (await cal.call('editor', 'POST', `${NS}/venues`, { venue: 'Back room', status: 'draft' })).body;
+    const draftOrganizer = (await cal.call('editor', 'POST', `${NS}/organizers`, { organizer: 'Quiet crew', status: 'draft' })).body;
+    const written = await cal.call('author', 'POST', `${NS}/events`, event('Inline reuse', { venue: { venue: 'Back room' }, organizer: [{ organizer: 'Quiet crew' }] }));
+    expect(written.status).toBe(201);
+    expect(written.body.venue.id).not.toBe(draftVenue.id);
+    expect(written.body.organizer.map((o: { id: number }) => o.id)).not.toContain(draftOrganizer.id);
+    const stored = await cal.site.store.events.get(written.body.id);
+    expect(stored?.venueIds).not.toContain(draftVenue.id);
+    expect(stored?.organizerIds).not.toContain(draftOrganizer.id);
+  });
+
+  it('counts as links of a venue only the events the caller may read (has_events, only_with_upcoming)', async () => {
+    const theirs = (await cal.call('administrator', 'POST', `${NS}/venues`, { venue: 'Linked to a draft of theirs' })).body;
+    const mine = (await cal.call('administrator', 'POST', `${NS}/venues`, { venue: 'Linked to a draft of mine' })).body;
+    await cal.call('editor', 'POST', `${NS}/events`, event('Their draft', { status: 'draft', venue: theirs.id }));
+    await cal.call('contributor', 'POST', `${NS}/events`, event('My draft', { venue: mine.id }));
+    const listed = async (role: Role, query: string) =>
+      (await cal.get(`${NS}/venues?${query}&per_page=50`, role)).body.venues.map((v: { id: number }) => v.id).filter((id: number) => [theirs.id, mine.id].includes(id));
+    expect(await listed('contributor', 'has_events=1')).toEqual([mine.id]);
+    expect(await listed('contributor', 'only_with_upcoming=1')).toEqual([mine.id]);
+    expect(await listed('contributor', 'has_events=0')).toEqual([theirs.id]);
+    expect(await listed('editor', 'has_events=1')).toEqual([mine.id, theirs.id]);
+    expect(await listed('anonymous', 'has_events=1')).toEqual([]);
+  });
+});
