@@ -92,7 +92,8 @@ const variants = storeVariants().flatMap((store) => [
   ...(store.label.startsWith('memory') ? [{ label: `${store.label}, Fastify`, store, adapter: 'fastify' as const }] : []),
 ]);
 
-describe.each(variants)('who may read what ($label)', ({ store, adapter }) => {
+// Each check below sends a few hundred requests; on a loaded machine PGlite needs more than the default 30 s.
+describe.each(variants)('who may read what ($label)', { timeout: 120_000 }, ({ store, adapter }) => {
   const cal = useCalendar({ store, adapter });
   const items: Item[] = [];
   /** Published events by the administrator that embed one venue each / every organizer. */
@@ -183,25 +184,25 @@ describe.each(variants)('who may read what ($label)', ({ store, adapter }) => {
 
   const titles = (ids: number[]) => ids.map((id) => items.find((i) => i.id === id)?.title ?? `host ${id}`);
 
-  it('answers single reads by id and by slug as WordPress does', async () => {
+  it.each([
+    ['by id', (item: Item) => `${NS}/${PLURAL[item.kind]}/${item.id}`],
+    ['by slug', (item: Item) => `${NS}/${PLURAL[item.kind]}/by-slug/${item.slug}`],
+  ] as const)('answers single reads %s as WordPress does', async (_, pathOf) => {
     const problems: unknown[] = [];
-    let checked = 0;
     const checks: Array<() => Promise<void>> = [];
     for (const viewer of VIEWERS) {
       for (const item of items) {
         const want = expectedSingle(viewer, item);
-        for (const path of [`${NS}/${PLURAL[item.kind]}/${item.id}`, `${NS}/${PLURAL[item.kind]}/by-slug/${item.slug}`]) {
-          checks.push(async () => {
-            const answer = await cal.get(path, viewer);
-            const got = outcome(answer);
-            if (got === '200' && answer.body.id !== item.id) problems.push({ viewer, path, got: answer.body.id });
-            if (got !== want) problems.push({ viewer, item: item.title, path, want, got });
-            checked++;
-          });
-        }
+        const path = pathOf(item);
+        checks.push(async () => {
+          const answer = await cal.get(path, viewer);
+          const got = outcome(answer);
+          if (got === '200' && answer.body.id !== item.id) problems.push({ viewer, path, got: answer.body.id });
+          if (got !== want) problems.push({ viewer, item: item.title, path, want, got });
+        });
         if (item.kind === 'event' && item.state === 'password' && wpMayRead(viewer, item)) {
           checks.push(async () => {
-            const unlocked = await cal.get(`${NS}/events/${item.id}?password=secret`, viewer);
+            const unlocked = await cal.get(`${path}?password=secret`, viewer);
             if (unlocked.status !== 200) problems.push({ viewer, item: item.title, unlocked: outcome(unlocked) });
           });
         }
@@ -209,7 +210,8 @@ describe.each(variants)('who may read what ($label)', ({ store, adapter }) => {
     }
     await inParallel(checks);
     expect(problems).toEqual([]);
-    expect(checked).toBe(VIEWERS.length * items.length * 2);
+    // Every viewer × item, plus unlocking each of the 5 password-protected (published) events.
+    expect(checks).toHaveLength(VIEWERS.length * (items.length + 5));
   });
 
   it('lists, by default, what the caller may read and counts exactly that (total, X-TEC-Total, pages)', async () => {
@@ -320,7 +322,7 @@ describe.each(variants)('who may read what ($label)', ({ store, adapter }) => {
     expect(problems).toEqual([]);
   });
 
-  it('treats posts the caller may not read as absent in the event, venue and organizer filters', async () => {
+  it('treats venues and organizers the caller may not read as absent in the events filters', async () => {
     const problems: unknown[] = [];
     const checks: Array<() => Promise<void>> = [];
     for (const viewer of VIEWERS) {
@@ -334,6 +336,16 @@ describe.each(variants)('who may read what ($label)', ({ store, adapter }) => {
           if (got !== want) problems.push({ viewer, path, item: linked.title, want, got });
         });
       }
+    }
+    await inParallel(checks);
+    expect(problems).toEqual([]);
+    expect(checks).toHaveLength(VIEWERS.length * 70);
+  });
+
+  it('lists the venues of an event by what the caller may read, and refuses events they may not read', async () => {
+    const problems: unknown[] = [];
+    const checks: Array<() => Promise<void>> = [];
+    for (const viewer of VIEWERS) {
       for (const venue of items.filter((i) => i.kind === 'venue')) {
         checks.push(async () => {
           // The venues of a readable (published) event: its venue, when the caller may read it and lists its status.
@@ -355,7 +367,7 @@ describe.each(variants)('who may read what ($label)', ({ store, adapter }) => {
     }
     await inParallel(checks);
     expect(problems).toEqual([]);
-    expect(checks).toHaveLength(VIEWERS.length * (70 + 35 + 35));
+    expect(checks).toHaveLength(VIEWERS.length * (35 + 35));
   });
 
   it("lists an event's terms (?post= / ?event=) only for those who may read the event", async () => {
