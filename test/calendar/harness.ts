@@ -2,6 +2,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { createSite, manualClock, silentLogger, type ManualClock, type RoleName, type Site, type SiteStore } from '@siterest/core';
 import { basicAuth, rawRequest, type RawResponse, type RunningServer } from '@siterest/core/testing';
 import { serveWithExpress } from '../../packages/adapter-express/test/serve.js';
+import { serveWithFastify } from '../../packages/adapter-fastify/test/serve.js';
 import { storeVariants, type StoreVariant } from '../support/stores.js';
 
 export type Role = RoleName | 'anonymous';
@@ -26,12 +27,15 @@ export interface Calendar {
 export interface CalendarOptions {
   /** The store to run on (memory by default). */
   store?: StoreVariant;
+  /** The framework serving the site (Express by default). */
+  adapter?: 'express' | 'fastify';
   now?: string;
   settings?: Parameters<typeof createSite>[0]['settings'];
 }
 
 /**
- * A site with one user per WordPress role, served by Express on a random port; `call` sends JSON as a role.
+ * A site with one user per WordPress role, served by Express (or Fastify) on a random port; `call` sends JSON
+ * as a role.
  * Register it at the top of a describe block: it starts in beforeAll and stops in afterAll.
  */
 export function useCalendar(options: CalendarOptions = {}): Calendar {
@@ -52,7 +56,7 @@ export function useCalendar(options: CalendarOptions = {}): Calendar {
       const user = await site.createUser({ login: role, roles: [role] });
       users[role] = { id: user.id, auth: basicAuth(role, (await site.createApplicationPassword(role, 'tests')).password) };
     }
-    const server = await serveWithExpress(site);
+    const server = await (options.adapter === 'fastify' ? serveWithFastify : serveWithExpress)(site);
     const call = async (role: Role, method: string, path: string, body?: unknown): Promise<ApiAnswer> => {
       const headers: Record<string, string> = {};
       if (role !== 'anonymous') headers.Authorization = users[role].auth;

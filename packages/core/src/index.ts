@@ -45,6 +45,7 @@ export type * from './store/queries.js';
 export type * from './store/repositories.js';
 export { StoreError, isStoreError, type StoreErrorKind } from './store/store-error.js';
 export { searchTerms, matchesSearch, distanceKm, statusMatches } from './store/search.js';
+export { passesVisibility } from './store/visibility.js';
 
 export {
   checkFileKey,

@@ -57,13 +57,14 @@ beforeAll(async () => {
   for (let i = 0; i < 5; i++) tags.push((await both((s) => s.terms.create({ taxonomy: taxonomies.tag, name: `Tag ${i}`, slug: `tag-${i}`, description: '', parentId: 0 })))[0].id);
   for (let i = 0; i < 4; i++) {
     const geo = i % 2 === 0 ? { geoLat: 51 + i / 10, geoLng: -0.1 } : {};
-    venues.push((await both((s) => s.venues.create(newVenue({ title: `Venue ${i} ${WORDS[i]}`, city: i === 1 ? 'Springfield' : '', status: i === 3 ? 'draft' : 'publish', date: day(-100 + i), ...geo }))))[0].id);
+    venues.push((await both((s) => s.venues.create(newVenue({ title: `Venue ${i} ${WORDS[i]}`, city: i === 1 ? 'Springfield' : '', status: i === 3 ? 'draft' : 'publish', authorId: 1 + (i % 3), date: day(-100 + i), ...geo }))))[0].id);
   }
   for (let i = 0; i < 3; i++) organizers.push((await both((s) => s.organizers.create(newOrganizer({ title: `Org ${i}`, email: `org${i}@example.com` }))))[0].id);
   for (let i = 0; i < 160; i++) {
     const start = r.int(400) - 100;
     const input = newEvent({
       title: `${r.pick(WORDS)} ${r.pick(WORDS)} ${i}`,
+      authorId: 1 + (i % 3),
       content: r.chance(0.5) ? `An evening of ${r.pick(WORDS)}` : '',
       excerpt: r.chance(0.2) ? r.pick(WORDS) : '',
       status: r.pick(STATUSES),
@@ -126,7 +127,14 @@ function randomEventQuery(r: ReturnType<typeof random>): EventQuery {
   if (r.chance(0.05)) q.parentId = r.pick([0, 5]);
   if (r.chance(0.15)) q.search = r.pick(['jazz', 'NIGHT rock', '"of jazz"', '100%', 'a_b', 'ar']);
   if (r.chance(0.05)) q.geo = r.chance(0.5) ? {} : { near: { lat: 51.1, lng: -0.1, radiusKm: 20 } };
+  if (r.chance(0.3)) q.visibility = randomVisibility(r);
   return q;
+}
+
+/** A read clause as the services build them: some statuses for all, maybe more for one author's own. */
+function randomVisibility(r: ReturnType<typeof random>): EventQuery['visibility'] {
+  const statuses = r.pick([['publish'], ['publish', 'private'], []]);
+  return r.chance(0.7) ? { statuses, authorId: 1 + r.int(3), ownStatuses: r.pick([['draft'], ['draft', 'private', 'trash']]) } : { statuses };
 }
 
 const summary = (page: { items: Array<{ id: number }>; total: number }) => ({ ids: page.items.map((e) => e.id), total: page.total });
@@ -173,6 +181,8 @@ describe('the PostgreSQL store answers like the memory store', () => {
         ...(r.chance(0.3) ? { upcomingAfter: day(r.int(300)), eventStatuses: ['publish'] } : {}),
         ...(r.chance(0.2) ? { eventId: r.pick(events) } : {}),
         ...(r.chance(0.2) ? { search: r.pick(['venue', 'springfield', 'org1@', 'jazz']) } : {}),
+        ...(r.chance(0.3) ? { visibility: randomVisibility(r) } : {}),
+        ...(r.chance(0.3) ? { eventVisibility: randomVisibility(r) } : {}),
       };
       const repo = r.chance(0.6) ? 'venues' : 'organizers';
       const [a, b] = await both((s): Promise<unknown> => s[repo].list(lq));

@@ -258,6 +258,81 @@ export function storeContractSuite(name: string, factory: StoreFactory): void {
       });
     });
 
+    describe('read clause (visibility)', () => {
+      // Authors 7 and 8 each write one record per status; the reader is author 8.
+      const STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash'] as const;
+      const reader = { statuses: ['publish', 'private'], authorId: 8, ownStatuses: ['future', 'draft', 'pending', 'trash'] };
+      const expected = (records: ReadonlyArray<{ id: number; status: string; authorId: number }>, statuses: readonly string[] | 'any') =>
+        records
+          .filter((r) => (statuses === 'any' ? r.status !== 'trash' : statuses.includes(r.status)))
+          .filter((r) => reader.statuses.includes(r.status) || (r.authorId === 8 && reader.ownStatuses.includes(r.status)))
+          .map((r) => r.id);
+
+      it('lists, counts and pages events by the statuses anyone may read and the own statuses of one author', async () => {
+        const cat = await store.terms.create({ taxonomy: CAT, name: 'Music', slug: 'music', description: '', parentId: 0 });
+        const events: EventRecord[] = [];
+        let day = 10;
+        for (const authorId of [7, 8]) {
+          for (const status of STATUSES) {
+            const start = `2027-01-${day++} 10:00:00`;
+            events.push(await store.events.create(newEvent({ title: `Clause ${status}`, status, authorId, startDateUtc: start, endDateUtc: start, categoryIds: [cat.id] })));
+          }
+        }
+        const all = ids(events);
+        const list = async (q: Partial<EventQuery>) => store.events.list(eventQuery({ visibility: reader, ...q }));
+        for (const statuses of ['any', ['draft'], ['publish', 'trash'], ['private', 'future']] as const) {
+          const want = expected(events, statuses);
+          // Start order, publication-date order, the term-driven plan and include all apply it.
+          expect(ids((await list({ statuses })).items)).toEqual(want);
+          expect(ids((await list({ statuses, orderBy: 'date' })).items).sort((a, b) => a - b)).toEqual([...want].sort((a, b) => a - b));
+          expect(ids((await list({ statuses, categoryIds: [cat.id] })).items)).toEqual(want);
+          expect(ids((await list({ statuses, include: all, orderBy: 'date' })).items).sort((a, b) => a - b)).toEqual([...want].sort((a, b) => a - b));
+          expect((await list({ statuses, search: 'clause' })).total).toBe(want.length);
+        }
+        const page = await list({ statuses: 'any', offset: 1, limit: 2 });
+        expect(page.total).toBe(expected(events, 'any').length);
+        expect(ids(page.items)).toEqual(expected(events, 'any').slice(1, 3));
+        // Nobody's but the reader's own, or nothing at all.
+        expect(ids((await list({ statuses: 'any', visibility: { statuses: [], authorId: 8, ownStatuses: ['draft'] } })).items)).toEqual(
+          events.filter((e) => e.authorId === 8 && e.status === 'draft').map((e) => e.id),
+        );
+        expect(await list({ statuses: 'any', visibility: { statuses: [] } })).toEqual({ items: [], total: 0 });
+        // Without a clause the status filter alone decides.
+        expect((await store.events.list(eventQuery({ statuses: 'any' }))).total).toBe(10);
+      });
+
+      it('lists venues and organizers by it, and counts only readable events as their links', async () => {
+        for (const repository of [store.venues, store.organizers] as const) {
+          const records: Array<{ id: number; status: string; authorId: number }> = [];
+          for (const authorId of [7, 8]) {
+            for (const status of STATUSES) {
+              const input = { title: `Clause ${status}`, status, authorId };
+              records.push(repository === store.venues ? await store.venues.create(newVenue(input)) : await store.organizers.create(newOrganizer(input)));
+            }
+          }
+          const list = async (q: Partial<LinkedPostQuery>) =>
+            ids((await (repository as typeof store.venues).list(linkedQuery({ visibility: reader, ...q }))).items).sort((a, b) => a - b);
+          for (const statuses of ['any', ['draft'], ['publish', 'trash']] as const) {
+            expect(await list({ statuses })).toEqual(expected(records, statuses).sort((a, b) => a - b));
+            expect(await list({ statuses, search: 'clause', include: ids(records) })).toEqual(expected(records, statuses).sort((a, b) => a - b));
+          }
+        }
+        // A venue linked only to another author's draft has no events for the reader, one linked to theirs has.
+        const theirs = await store.venues.create(newVenue({ title: 'Theirs' }));
+        const mine = await store.venues.create(newVenue({ title: 'Mine' }));
+        await store.events.create(newEvent({ status: 'draft', authorId: 7, venueIds: [theirs.id], startDateUtc: '2027-05-01 10:00:00', endDateUtc: '2027-05-01 12:00:00' }));
+        await store.events.create(newEvent({ status: 'draft', authorId: 8, venueIds: [mine.id], startDateUtc: '2027-05-01 10:00:00', endDateUtc: '2027-05-01 12:00:00' }));
+        const linkedTo = async (q: Partial<LinkedPostQuery>) =>
+          ids((await store.venues.list(linkedQuery({ include: [theirs.id, mine.id], eventStatuses: ['publish', 'draft'], ...q }))).items).sort((a, b) => a - b);
+        const readerEvents = { statuses: ['publish'], authorId: 8, ownStatuses: ['draft'] };
+        expect(await linkedTo({ hasEvents: true })).toEqual([theirs.id, mine.id].sort((a, b) => a - b));
+        expect(await linkedTo({ hasEvents: true, eventVisibility: readerEvents })).toEqual([mine.id]);
+        expect(await linkedTo({ hasEvents: false, eventVisibility: readerEvents })).toEqual([theirs.id]);
+        expect(await linkedTo({ upcomingAfter: '2027-01-01 00:00:00', eventVisibility: readerEvents })).toEqual([mine.id]);
+        expect(await linkedTo({ upcomingAfter: '2027-01-01 00:00:00', eventVisibility: { statuses: ['publish'] } })).toEqual([]);
+      });
+    });
+
     describe('venues and organizers', () => {
       it('lists newest first with status, search over their fields, and paging', async () => {
         const a = await store.venues.create(newVenue({ title: 'Alpha', city: 'Springfield', date: '2026-01-01 00:00:00' }));

@@ -1,6 +1,7 @@
 import {
   distanceKm,
   matchesSearch,
+  passesVisibility,
   searchTerms,
   statusMatches,
   type EventQuery,
@@ -84,6 +85,7 @@ function listEvents({ db, journal }: MemoryContext, query: EventQuery): Page<Eve
   const anyOf = (wanted: readonly number[] | undefined, have: readonly number[]) => !wanted || wanted.some((id) => have.includes(id));
   const accepts = (event: EventRecord): boolean =>
     statusMatches(statuses, event.status) &&
+    passesVisibility(query.visibility, event) &&
     (query.startsAfter === undefined || event.startDateUtc >= query.startsAfter) &&
     (query.startsBefore === undefined || event.startDateUtc <= query.startsBefore) &&
     (query.endsAfter === undefined || event.endDateUtc >= query.endsAfter) &&

@@ -1,5 +1,6 @@
 import {
   matchesSearch,
+  passesVisibility,
   searchTerms,
   statusMatches,
   type LinkedPostQuery,
@@ -28,11 +29,12 @@ function linkedRepository<R extends PostRecord>(
       [...db.events.values()].filter(
         (event) =>
           event[link].includes(id) &&
-          (query.eventStatuses ? query.eventStatuses.includes(event.status) : statusMatches('any', event.status)),
+          (query.eventStatuses ? query.eventStatuses.includes(event.status) : statusMatches('any', event.status)) &&
+          passesVisibility(query.eventVisibility, event),
       );
     const forEvent = query.eventId !== undefined ? db.events.get(query.eventId) : undefined;
     const matches = [...map.values()].filter((record) => {
-      if (!statusMatches(query.statuses, record.status)) return false;
+      if (!statusMatches(query.statuses, record.status) || !passesVisibility(query.visibility, record)) return false;
       if (include && !include.has(record.id)) return false;
       if (query.eventId !== undefined && !forEvent?.[link].includes(record.id)) return false;
       if (terms.length && !matchesSearch(terms, searchable(record))) return false;

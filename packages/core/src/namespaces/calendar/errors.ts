@@ -49,4 +49,6 @@ export const calendarErrors = {
   duplicateTermSlug: (slug: string) =>
     new ApiError('duplicate_term_slug', `The slug &#8220;${slug}&#8221; is already in use by another term.`, 400),
   termParentLoop: () => new ApiError('rest_term_invalid_parent', 'A term cannot be its own ancestor.', 400),
+  termsOfPostForbidden: (status: 401 | 403) =>
+    new ApiError('rest_forbidden_context', 'Sorry, you are not allowed to view terms for this post.', status),
 } as const;

@@ -7,6 +7,7 @@ import { countOf, pageWithTotal } from '../paging.js';
 import { recordColumns, toRecord } from '../post-rows.js';
 import { EVENT } from '../post-types.js';
 import { searchConditions, statusCondition } from '../search-sql.js';
+import { needsAuthor, visibilityCondition } from './visibility-sql.js';
 
 interface Filter {
   from: string;
@@ -22,8 +23,9 @@ interface Filter {
  * The FROM and WHERE of an event list. By default the list is read from `events e`, whose
  * (status, start_utc) index gives both the order and the total. Filtered by categories or tags (and ordered by
  * start), it is read from that list's `term_relationships d` rows instead, which carry the same keys: the
- * term's events in start order are one index range. `posts p` is joined only for search, parent or
- * publication-date order; `events e` only when a filter needs one of its other columns.
+ * term's events in start order are one index range. `posts p` is joined only for search, parent,
+ * publication-date order or a read clause with the caller's own records; `events e` only when a filter needs
+ * one of its other columns.
  */
 export function eventFilter(db: Db, q: EventQuery, params: Params): Filter {
   const byDate = q.orderBy === 'date';
@@ -40,7 +42,13 @@ export function eventFilter(db: Db, q: EventQuery, params: Params): Filter {
   };
   // Ordered by publication date the status is read from posts, where (type, status, post_date) is indexed.
   if (byDate) where.push(`p.type = ${params.add(EVENT.type, 'text')}`);
-  where.push(statusCondition(params, byDate ? 'p.status' : `${keys}.status`, q.statuses));
+  const status = byDate ? 'p.status' : `${keys}.status`;
+  where.push(statusCondition(params, status, q.statuses));
+  // The read clause; the author (on posts) is read only when the caller's own records widen it.
+  if (q.visibility) {
+    if (needsAuthor(q.visibility)) needsPost = true;
+    where.push(visibilityCondition(params, status, 'p.author_id', q.visibility));
+  }
   if (q.include) where.push(`${id} = ANY(${params.add([...q.include], 'bigint[]')})`);
   if (q.startsAfter !== undefined) where.push(`${keys}.start_utc >= ${bindUtc(params, q.startsAfter)}`);
   if (q.startsBefore !== undefined) where.push(`${keys}.start_utc <= ${bindUtc(params, q.startsBefore)}`);

@@ -13,6 +13,7 @@ import { countOf, pageWithTotal } from '../paging.js';
 import { insertPost, lockPost, readPost, readPosts, recordColumns, toRecord, updatePost } from '../post-rows.js';
 import type { PostType } from '../post-types.js';
 import { searchConditions, statusCondition } from '../search-sql.js';
+import { needsAuthor, visibilityCondition } from './visibility-sql.js';
 
 /** How a venue or organizer hangs off events: the events' id array that names it, and its searchable columns. */
 export interface Linked {
@@ -23,16 +24,22 @@ export interface Linked {
 
 function linkedFilter(db: Db, linked: Linked, q: LinkedPostQuery, params: Params): string {
   const where = [`p.type = ${params.add(linked.type.type, 'text')}`, statusCondition(params, 'p.status', q.statuses)];
+  if (q.visibility) where.push(visibilityCondition(params, 'p.status', 'p.author_id', q.visibility));
   if (q.include) where.push(`p.id = ANY(${params.add([...q.include], 'bigint[]')})`);
   if (q.eventId !== undefined) {
     where.push(`EXISTS (SELECT 1 FROM ${db.t.events} e WHERE e.post_id = ${params.add(q.eventId, 'bigint')} AND p.id = ANY(e.${linked.eventColumn}))`);
   }
   where.push(...searchConditions(params, q.search, linked.search));
   if (q.hasEvents !== undefined || q.upcomingAfter !== undefined) {
-    // Events that count: those in eventStatuses, else any but trash and auto-draft.
-    const statuses = statusCondition(params, 'e.status', q.eventStatuses ?? 'any');
+    // Events that count: those in eventStatuses (else any but trash and auto-draft) the caller may read.
+    let statuses = statusCondition(params, 'e.status', q.eventStatuses ?? 'any');
+    let authors = '';
+    if (q.eventVisibility) {
+      statuses += ` AND ${visibilityCondition(params, 'e.status', 'ep.author_id', q.eventVisibility)}`;
+      if (needsAuthor(q.eventVisibility)) authors = ` JOIN ${db.t.posts} ep ON ep.id = e.post_id`;
+    }
     const linkedEvents = (extra: string) =>
-      `EXISTS (SELECT 1 FROM ${db.t.events} e WHERE e.${linked.eventColumn} @> ARRAY[p.id] AND ${statuses}${extra})`;
+      `EXISTS (SELECT 1 FROM ${db.t.events} e${authors} WHERE e.${linked.eventColumn} @> ARRAY[p.id] AND ${statuses}${extra})`;
     if (q.hasEvents !== undefined) where.push(q.hasEvents ? linkedEvents('') : `NOT ${linkedEvents('')}`);
     if (q.upcomingAfter !== undefined) where.push(linkedEvents(` AND e.end_utc >= ${bindUtc(params, q.upcomingAfter)}`));
   }

@@ -6,10 +6,10 @@ import { CATEGORY_TAXONOMY, EVENT_TYPE, TAG_TAXONOMY } from '../constants.js';
 import { calendarErrors } from '../errors.js';
 import { isValidTimezone } from '../format/index.js';
 import { isPostStatus, statusListValidator } from '../posts/status.js';
-import { isImage, isTime, isUrlOrEmpty } from '../posts/validators.js';
+import { isImage, isReadableIdListOf, isReadableIdOf, isTime, isUrlOrEmpty } from '../posts/validators.js';
+import { ORGANIZERS, VENUES } from '../linked/kinds.js';
 import { sanitizePerPage } from '../terms/routes.js';
 import {
-  isEventId,
   isEventSlug,
   isIdListOf,
   isPositiveInt,
@@ -103,11 +103,11 @@ export const listArgs: Record<string, ArgSpec> = {
     validate: isTermOf(CATEGORY_TAXONOMY),
   },
   tags: { description: 'Events should be assigned one of the specified tags slugs or IDs', items: { type: 'integer' }, validate: isTermOf(TAG_TAXONOMY) },
-  venue: { description: 'Events should be assigned one of the specified venue IDs', items: { type: 'integer' }, validate: isIdListOf(VENUE_TYPE) },
+  venue: { description: 'Events should be assigned one of the specified venue IDs', items: { type: 'integer' }, validate: isReadableIdListOf(VENUES) },
   organizer: {
     description: 'Events should be assigned one of the specified organizer IDs',
     items: { type: 'integer' },
-    validate: isIdListOf(ORGANIZER_TYPE),
+    validate: isReadableIdListOf(ORGANIZERS),
   },
   featured: { type: 'boolean', description: 'Events should be filtered by their featured status' },
   status: { format: 'string', description: 'The event post status', validate: statusListValidator(EVENTS) },
@@ -132,7 +132,7 @@ export const listArgs: Record<string, ArgSpec> = {
   post_parent: {
     type: 'integer',
     description: 'Events should be filtered by their post_parent being the specified one.',
-    validate: isEventId,
+    validate: isReadableIdOf(EVENTS),
   },
   ticketed: { type: 'boolean', description: 'Filter events with or without tickets.', validate: supportsTicketed },
 };

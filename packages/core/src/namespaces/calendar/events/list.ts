@@ -7,6 +7,7 @@ import { wallClockToUtc } from '../../../time.js';
 import { dateOf } from '../format/memoized.js';
 import { isTruthy } from '../posts/inputs.js';
 import { addQueryArgs, withQuery, type QueryValue } from '../posts/rest-url.js';
+import { readVisibility } from '../posts/access.js';
 import { allowedStatuses } from '../posts/status.js';
 import { findTerm, listToArray } from '../validators.js';
 import { EVENTS } from './kind.js';
@@ -104,6 +105,7 @@ export async function planEventList(request: ApiRequest): Promise<EventListPlan>
 
   const query: EventQuery = {
     statuses,
+    visibility: readVisibility(request.principal, EVENTS.caps, statuses),
     search: request.has('search') ? String(raw('search')) : undefined,
     categoryIds: request.has('categories') ? await termIds(CATEGORY_TAXONOMY, raw('categories')) : undefined,
     tagIds: request.has('tags') ? await termIds(TAG_TAXONOMY, raw('tags')) : undefined,

@@ -37,6 +37,9 @@ async function mustLoadEvent(request: ApiRequest): Promise<EventRecord> {
 
 async function wire(request: ApiRequest, events: EventRecord[], withJsonLd: boolean): Promise<Array<Record<string, unknown>>> {
   const relations = await loadRelations(request.site.store, events);
+  // A venue or organizer the caller may not read is left out, as if the event had none (TEC embeds it whole).
+  for (const [id, venue] of relations.venues) if (!canRead(request, VENUES, venue)) relations.venues.delete(id);
+  for (const [id, organizer] of relations.organizers) if (!canRead(request, ORGANIZERS, organizer)) relations.organizers.delete(id);
   const options = {
     settings: request.site.settings,
     apiRoot: request.apiRoot,

@@ -8,13 +8,14 @@ import type { OrganizerRecord, VenueRecord } from '../../../store/records.js';
 import type { StatusFilter } from '../../../store/queries.js';
 import { formatWpDate } from '../../../time.js';
 import { CALENDAR_NAMESPACE, EVENT_CAPS } from '../constants.js';
-import { canDelete, canEdit, canRead, unlocked } from '../posts/access.js';
+import { canDelete, canEdit, canRead, readVisibility, unlocked } from '../posts/access.js';
 import { isTruthy } from '../posts/inputs.js';
 import { nextPageUrl, previousPageUrl, withQuery } from '../posts/rest-url.js';
 import { allowedStatuses, isPostStatus, statusListValidator } from '../posts/status.js';
-import { isImageOrEmpty, isStringOrEmpty, isTime, isUrlOrEmpty } from '../posts/validators.js';
+import { isImageOrEmpty, isReadableIdOf, isStringOrEmpty, isTime, isUrlOrEmpty } from '../posts/validators.js';
+import { EVENTS } from '../events/kind.js';
 import { sanitizePerPage } from '../terms/routes.js';
-import { isEventId, isOrganizerId, isOrganizerSlug, isPositiveInt, isString, isUserId, isVenueId, isVenueSlug } from '../validators.js';
+import { isOrganizerId, isOrganizerSlug, isPositiveInt, isString, isUserId, isVenueId, isVenueSlug } from '../validators.js';
 import type { AnyLinkedKind } from './kinds.js';
 import { serializeLinked } from './serialize.js';
 import { createLinked, linkedQuery, trashLinked, updateLinked } from './service.js';
@@ -90,7 +91,7 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): Rou
       sanitize: sanitizePerPage,
     },
     search: { description: `${Plural} should contain the specified string in the title, description or custom fields`, type: 'string', validate: isString },
-    event: { description: `${Plural} should be related to this event`, type: 'integer', validate: isEventId },
+    event: { description: `${Plural} should be related to this event`, type: 'integer', validate: isReadableIdOf(EVENTS) },
     has_events: { description: `${Plural} should have events associated to them` },
     only_with_upcoming: { description: `${Plural} should have upcoming events associated to them`, default: false },
     status: { format: 'string', description: 'The organizer post status', validate: statusListValidator(kind) },
@@ -125,15 +126,18 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): Rou
       statusForUrl = statuses === 'any' ? 'any' : 'publish';
     }
     const hasEvents = request.has('has_events') ? isTruthy(request.get('has_events')) : undefined;
+    const eventStatuses = countedEventStatuses(request);
     const query = linkedQuery({
       statuses,
+      visibility: readVisibility(request.principal, kind.caps, statuses),
+      eventVisibility: readVisibility(request.principal, EVENT_CAPS, eventStatuses),
       page,
       perPage,
       search: request.has('search') ? String(request.get('search')) : undefined,
       eventId: request.has('event') ? intval(request.get('event')) : undefined,
       hasEvents,
       onlyWithUpcoming: isTruthy(request.get('only_with_upcoming')),
-      eventStatuses: countedEventStatuses(request),
+      eventStatuses,
       nowUtc: formatWpDate(request.site.now(), 'UTC'),
     });
     const key = [

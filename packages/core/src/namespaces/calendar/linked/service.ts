@@ -4,6 +4,7 @@ import type { OrganizerRecord, PostRecord, VenueRecord } from '../../../store/re
 import type { LinkedPostQuery } from '../../../store/queries.js';
 import type { SiteStore } from '../../../store/repositories.js';
 import { ksesPost } from '../../../text/sanitize.js';
+import { canRead } from '../posts/access.js';
 import { datesForNewPost, datesForUpdate, scheduleStatus } from '../posts/dates.js';
 import { isTruthy, optionalString, requestedAuthor, requestedDates } from '../posts/inputs.js';
 import { postSlug, trashedSlug } from '../posts/slugs.js';
@@ -47,11 +48,20 @@ function same(a: unknown, b: unknown): boolean {
 
 /**
  * Duplicate avoidance (TEC's Tribe__Duplicate__Post): an existing record whose name matches
- * case-insensitively and whose every given field matches is reused instead of creating another.
+ * case-insensitively and whose every given field matches is reused instead of creating another. Only records
+ * the caller may read are candidates: reusing another's draft or private record would hand it to them.
  */
-async function findDuplicate(store: SiteStore, kind: AnyLinkedKind, title: string, content: string | undefined, fields: Record<string, unknown>): Promise<LinkedRecord | null> {
+async function findDuplicate(
+  request: ApiRequest,
+  store: SiteStore,
+  kind: AnyLinkedKind,
+  title: string,
+  content: string | undefined,
+  fields: Record<string, unknown>,
+): Promise<LinkedRecord | null> {
   const candidates = (await kind.repository(store).findByTitle(title)) as LinkedRecord[];
   const match = candidates
+    .filter((candidate) => canRead(request, kind, candidate))
     .filter((candidate) => content === undefined || content === '' || same(candidate.content, content))
     .filter((candidate) =>
       Object.entries(fields).every(([key, value]) => value === undefined || value === '' || typeof value === 'boolean' || same((candidate as unknown as Record<string, unknown>)[key], value)),
@@ -66,7 +76,7 @@ export async function createLinked(request: ApiRequest, store: SiteStore, kind: 
   const title = String(request.get(kind.name) ?? '').trim();
   const content = optionalString(request, 'description');
   const fields = withStateProvince(kind, requestedFields(request, kind));
-  const duplicate = await findDuplicate(store, kind, title, content, fields);
+  const duplicate = await findDuplicate(request, store, kind, title, content, fields);
   if (duplicate) return { record: duplicate, created: false };
   const status = scaleBackStatus(request, optionalString(request, 'status'));
   const dates = datesForNewPost(requestedDates(request), status, site.now(), siteZone(site.settings));
@@ -123,6 +133,9 @@ export async function trashLinked(request: ApiRequest, store: SiteStore, kind: A
 
 export interface LinkedListParams {
   statuses: LinkedPostQuery['statuses'];
+  /** The caller's read rule on the records and on the events that link to them. */
+  visibility?: LinkedPostQuery['visibility'];
+  eventVisibility?: LinkedPostQuery['eventVisibility'];
   page: number;
   perPage: number;
   search?: string;
@@ -137,10 +150,12 @@ export interface LinkedListParams {
 export function linkedQuery(params: LinkedListParams): LinkedPostQuery {
   return {
     statuses: params.statuses,
+    visibility: params.visibility,
     search: params.search,
     eventId: params.eventId,
     hasEvents: params.hasEvents,
     eventStatuses: params.eventStatuses,
+    eventVisibility: params.eventVisibility,
     upcomingAfter: params.onlyWithUpcoming ? params.nowUtc : undefined,
     offset: (params.page - 1) * params.perPage,
     limit: params.perPage,

@@ -1,6 +1,11 @@
 import type { ArgValidator } from '../../../args/spec.js';
-import { isEmpty, isNumeric } from '../../../http/php.js';
+import type { ApiRequest } from '../../../http/api-request.js';
+import { intval, isEmpty, isNumeric } from '../../../http/php.js';
+import { EVENT_TYPE, VENUE_TYPE } from '../constants.js';
 import { dateOf } from '../format/memoized.js';
+import { listToArray } from '../validators.js';
+import { canRead } from './access.js';
+import type { PostTypeConfig } from './types.js';
 
 /** TEC's is_time: a timestamp, or a string strtotime understands. */
 export const isTime: ArgValidator = (value, { request }) =>
@@ -27,3 +32,32 @@ export const isStringOrEmpty: ArgValidator = (value) => isEmpty(value) || typeof
  */
 export const isImageOrEmpty: ArgValidator = (value) => isEmpty(value);
 export const isImage: ArgValidator = () => false;
+
+/** Whether the caller may read the post `id` names as a post of `type`. */
+async function isReadablePostOf(request: ApiRequest, value: unknown, type: PostTypeConfig): Promise<boolean> {
+  if (!isNumeric(value)) return false;
+  const id = intval(value);
+  if (id <= 0) return false;
+  const store = request.site.store;
+  const post =
+    type.type === EVENT_TYPE ? await store.events.get(id) : type.type === VENUE_TYPE ? await store.venues.get(id) : await store.organizers.get(id);
+  return post !== null && post.type === type.type && canRead(request, type, post);
+}
+
+/**
+ * Ids that filter a list (`post_parent`, `event`, `venue`, `organizer`): each must name a post of the type
+ * that the caller may read. A post they may not read is treated as one that does not exist, so the filter
+ * neither reveals it nor lists what it links to (TEC only checks that the post exists).
+ */
+export function isReadableIdListOf(type: PostTypeConfig): ArgValidator {
+  return async (value, { request }) => {
+    const ids = listToArray(value);
+    if (!ids.length) return false;
+    for (const id of ids) if (!(await isReadablePostOf(request, id, type))) return false;
+    return true;
+  };
+}
+
+export function isReadableIdOf(type: PostTypeConfig): ArgValidator {
+  return (value, { request }) => !isEmpty(value) && isReadablePostOf(request, value, type);
+}

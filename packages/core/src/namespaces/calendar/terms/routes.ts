@@ -1,4 +1,5 @@
 import type { ArgSpec } from '../../../args/spec.js';
+import type { ApiError } from '../../../http/api-error.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond } from '../../../http/api-response.js';
 import { allowedMethods } from '../../../http/pipeline.js';
@@ -8,6 +9,8 @@ import type { TermRecord } from '../../../store/records.js';
 import { CALENDAR_NAMESPACE, EVENT_CAPS, MAX_PER_PAGE } from '../constants.js';
 import { termRouteDocs } from '../doc/responses.js';
 import { calendarErrors } from '../errors.js';
+import { EVENTS } from '../events/kind.js';
+import { canRead } from '../posts/access.js';
 import { isEventId, isPositiveInt, isString, isTermOf, listToArray, findTerm } from '../validators.js';
 import { serializeTerm, termLinks } from './serialize.js';
 import { createTerm, slugPath, termQuery, updateTerm, type TermInput } from './service.js';
@@ -26,6 +29,25 @@ async function termIds(request: ApiRequest, tax: TaxonomyConfig, value: unknown)
     if (id !== null) ids.push(id);
   }
   return parseIdList(ids);
+}
+
+/** The event whose terms a list asks for (`event` wins over its alias `post`), if any. */
+function objectIdOf(request: ApiRequest): number | undefined {
+  if (request.has('event')) return intval(request.get('event'));
+  return request.has('post') ? intval(request.get('post')) : undefined;
+}
+
+/**
+ * WordPress's terms controller (get_items_permissions_check): the terms of a post are listed only for those
+ * who may read the post. TEC's term archives skip that check and list a draft's terms to anyone.
+ */
+async function canListTerms(request: ApiRequest): Promise<true | ApiError> {
+  const id = objectIdOf(request);
+  if (id === undefined) return true;
+  const event = await request.site.store.events.get(id);
+  // The validator proved it exists; gone since then, it has no terms to show.
+  if (!event || canRead(request, EVENTS, event)) return true;
+  return calendarErrors.termsOfPostForbidden(request.authorizationStatus);
 }
 
 function canManageTerms(tax: TaxonomyConfig) {
@@ -121,7 +143,7 @@ export function termRoutes(tax: TaxonomyConfig): RouteDefinition[] {
   const list = async (request: ApiRequest) => {
     const page = intval(request.get('page') ?? 1);
     const perPage = intval(request.get('per_page')) || intval(request.site.settings.posts_per_page) || 10;
-    const objectId = request.has('event') ? intval(request.get('event')) : request.has('post') ? intval(request.get('post')) : undefined;
+    const objectId = objectIdOf(request);
     const query = termQuery(tax, {
       page,
       perPage,
@@ -174,7 +196,7 @@ export function termRoutes(tax: TaxonomyConfig): RouteDefinition[] {
 
   return [
     defineRoute(`/${tax.restBase}`, [
-      { methods: READABLE, args: listArgs, handler: list, doc: docs.list.get },
+      { methods: READABLE, args: listArgs, permission: canListTerms, handler: list, doc: docs.list.get },
       { methods: CREATABLE, args: createArgs, permission: manage, handler: create, doc: docs.list.post },
     ]),
     defineRoute(`/${tax.restBase}/(?P<id>\\d+)`, [
