@@ -104,6 +104,23 @@ describe('contact-forms/v1: forms', () => {
         { rule: 'enum', field: 's', accept: ['A', 'B'], error: 'Undefined value was submitted through this field.' },
       ],
     });
+    const options = await t.json('OPTIONS', `${NS}/contact-forms/${id}/feedback/schema`);
+    expect(Object.keys(options.body)).toEqual(['namespace', 'methods', 'endpoints', 'schema']);
+    expect(options.body.schema).toMatchObject({ title: 'Contact Form 7 SWV', properties: { rules: { items: { required: ['rule'] } } } });
+    const index = await t.json('GET', NS);
+    expect(index.body.routes['/contact-forms/v1/contact-forms/(?P<id>\\d+)/feedback/schema']).toEqual({
+      namespace: 'contact-forms/v1',
+      methods: ['GET'],
+      endpoints: [{ methods: ['GET'], args: [] }],
+    });
+    expect(Object.keys(index.body.routes)).toEqual([
+      '/contact-forms/v1',
+      '/contact-forms/v1/contact-forms',
+      '/contact-forms/v1/contact-forms/(?P<id>\\d+)',
+      '/contact-forms/v1/contact-forms/(?P<id>\\d+)/feedback',
+      '/contact-forms/v1/contact-forms/(?P<id>\\d+)/feedback/schema',
+      '/contact-forms/v1/contact-forms/(?P<id>\\d+)/refill',
+    ]);
     const refill = await t.json('GET', `${NS}/contact-forms/${id}/refill`);
     expect(refill.body).toEqual({ quiz: { q: ['2+2?', expect.stringMatching(/^[0-9a-f]{32}$/)] } });
     const plain = (await t.json('POST', `${NS}/contact-forms?context=save`, { title: 'Plain' }, t.admin)).body.id;

@@ -12,6 +12,7 @@ import { clientIp, siteHash, type ContactFormsRuntime } from './runtime.js';
 import { applyRequest, templateForm } from './save.js';
 import { serializeForm, serializeListItem, serializeProperties } from './serialize.js';
 import { formSchema, mailTagContext, submit } from './submission.js';
+import { swvMetaSchema } from './swv.js';
 import { canonicalize } from './validators.js';
 import { deleteForm } from './admin.js';
 
@@ -229,7 +230,7 @@ export function contactFormRoutes(runtime: ContactFormsRuntime): RouteDefinition
       },
     ]),
     defineRoute(`/contact-forms/${id}/feedback`, [{ methods: CREATABLE, handler: feedbackHandler(runtime) }]),
-    defineRoute(`/contact-forms/${id}/feedback/schema`, [
+    { ...defineRoute(`/contact-forms/${id}/feedback/schema`, [
       {
         methods: READABLE,
         handler: async (request) => {
@@ -239,7 +240,7 @@ export function contactFormRoutes(runtime: ContactFormsRuntime): RouteDefinition
           return formSchema(form, tags, await mailTagContext(request.site, form, tags), request.site.now());
         },
       },
-    ]),
+    ]), schema: swvMetaSchema },
     defineRoute(`/contact-forms/${id}/refill`, [
       {
         methods: READABLE,

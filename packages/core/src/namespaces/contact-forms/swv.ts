@@ -2,7 +2,7 @@ import { DateTime, type Zone } from 'luxon';
 import { floatval } from '../../http/php.js';
 import { SWV_VERSION } from './constants.js';
 import { acceptableFiletypes, acceptedSuffixes } from './files.js';
-import { defaultValues, hasOption, isRequired, limitOption, maxlengthOption, minlengthOption, optionValue, optionValues } from './form-tags/options.js';
+import { hasOption, isRequired, limitOption, maxlengthOption, minlengthOption, optionValue, optionValues } from './form-tags/options.js';
 import type { FormTag } from './form-tags/scanner.js';
 import { decodeEntities, isDate, isEmail, isNumber, isTel, isUrl } from './validators.js';
 
@@ -63,6 +63,40 @@ export function dateOption(tag: FormTag, name: string, zone: Zone, now: number):
     }
   }
   return dt.isValid ? dt.toFormat('yyyy-MM-dd') : null;
+}
+
+/** The rules an SWV schema may hold (`wpcf7_swv_available_rules`). */
+export const SWV_RULES = [
+  'required', 'requiredfile', 'email', 'url', 'tel', 'number', 'date', 'time', 'file', 'enum', 'dayofweek', 'minitems', 'maxitems',
+  'minlength', 'maxlength', 'minnumber', 'maxnumber', 'mindate', 'maxdate', 'minfilesize', 'maxfilesize', 'all', 'any',
+];
+
+/** `wpcf7_swv_get_meta_schema`: the JSON Schema of an SWV schema (the schema route's own schema). */
+export function swvMetaSchema(): Record<string, unknown> {
+  return {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    title: 'Contact Form 7 SWV',
+    description: 'Contact Form 7 SWV meta-schema',
+    type: 'object',
+    properties: {
+      version: { type: 'string' },
+      locale: { type: 'string' },
+      rules: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            rule: { type: 'string', enum: [...SWV_RULES] },
+            field: { type: 'string', pattern: '^[A-Za-z][-A-Za-z0-9_:]*$' },
+            error: { type: 'string' },
+            accept: { type: 'array', items: { type: 'string' } },
+            threshold: { type: 'string' },
+          },
+          required: ['rule'],
+        },
+      },
+    },
+  };
 }
 
 function enumRule(field: string, values: string[], error: string): SwvRule {
@@ -228,4 +262,3 @@ export function checkFileRule(rule: SwvRule, uploads: readonly UploadFacts[]): s
   }
 }
 
-export { defaultValues };
