@@ -34,6 +34,13 @@ async function findForm(request: ApiRequest, raw: unknown): Promise<ContactFormR
   return request.remember(`contact-form:${id}`, () => request.site.store.contactForms.get(id));
 }
 
+/** PHP's `(string)` cast of a request value: scalars as text, lists and maps as "Array". */
+function phpString(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return value === true ? '1' : value === false ? '' : String(value);
+  return value === null || value === undefined ? '' : 'Array';
+}
+
 const ORDER_KEYS: Record<string, ContactFormOrderKey> = {
   id: 'id',
   ID: 'id',
@@ -68,11 +75,11 @@ async function listForms(request: ApiRequest): Promise<unknown> {
   }
   if (limit !== null) offset = Math.max(0, intval(request.get('offset') ?? 0));
   const orderRaw = request.get('order');
-  const order = orderRaw === undefined ? 'asc' : String(orderRaw).toUpperCase() === 'ASC' ? 'asc' : 'desc';
+  const order = orderRaw === undefined ? 'asc' : phpString(orderRaw).toUpperCase() === 'ASC' ? 'asc' : 'desc';
   const orderbyRaw = request.get('orderby');
   let orderBy: ContactFormOrderKey[] = ['id'];
   if (orderbyRaw !== undefined) {
-    const keys = String(orderbyRaw)
+    const keys = phpString(orderbyRaw)
       .split(/[\s,]+/)
       .slice(0, 10)
       .map((k) => (Object.prototype.hasOwnProperty.call(ORDER_KEYS, k) ? ORDER_KEYS[k]! : null))
@@ -81,7 +88,7 @@ async function listForms(request: ApiRequest): Promise<unknown> {
     orderBy = keys.length ? keys : ['date'];
   }
   const searchRaw = request.get('search');
-  const search = searchRaw === undefined || typeof searchRaw === 'object' ? undefined : String(searchRaw).slice(0, 500);
+  const search = searchRaw === undefined || typeof searchRaw === 'object' ? undefined : phpString(searchRaw).slice(0, 500);
   const forms = await request.site.store.contactForms.list({ search: search || undefined, orderBy, order, offset, limit: Math.min(limit ?? MAX_LIST, MAX_LIST) });
   return forms.map(serializeListItem);
 }

@@ -52,12 +52,12 @@ function postedValue(value: unknown): string | string[] {
       if (out.length >= MAX_VALUES || depth > 3) return;
       if (Array.isArray(v)) v.forEach((x) => walk(x, depth + 1));
       else if (v !== null && typeof v === 'object') Object.values(v).forEach((x) => walk(x, depth + 1));
-      else if (v !== undefined && v !== null) out.push(clean(String(v)));
+      else if (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') out.push(clean(String(v)));
     };
     walk(value, 0);
     return out;
   }
-  return value === undefined || value === null ? '' : clean(String(value));
+  return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? clean(String(value)) : '';
 }
 
 /** PHP `empty()` on a posted value. */

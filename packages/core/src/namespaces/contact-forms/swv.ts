@@ -188,7 +188,7 @@ export function nonBlank(value: unknown): string[] {
     if (depth > 4 || out.length > 1000) return;
     if (Array.isArray(v)) v.forEach((x) => walk(x, depth + 1));
     else if (v !== null && typeof v === 'object') Object.values(v).forEach((x) => walk(x, depth + 1));
-    else if (v !== undefined && v !== null && String(v) !== '') out.push(String(v));
+    else if ((typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') && String(v) !== '') out.push(String(v));
   };
   walk(value, 0);
   return out;
