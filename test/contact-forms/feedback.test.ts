@@ -149,7 +149,10 @@ function feedbackSuite(label: string, options: Parameters<typeof useFormsSite>[0
         'your-message': 'This field has a too long input.',
         'your-quiz': 'The answer to the quiz is incorrect.',
       });
-      expect(response.body.invalid_fields.map((f: any) => f.field).slice(0, 3)).toEqual(['your-plan', 'your-date', 'your-age']);
+      // Module order (checkbox, date, file, number, select, text, textarea), then the allowed values, then the quiz.
+      expect(response.body.invalid_fields.map((f: any) => f.field)).toEqual([
+        'your-date', 'your-age', 'your-mood', 'your-name', 'your-email', 'your-site', 'your-phone', 'your-message', 'your-extras', 'your-plan', 'your-topic', 'your-quiz',
+      ]);
       expect(response.body.invalid_fields.find((f: any) => f.field === 'your-name')).toEqual({
         field: 'your-name',
         message: 'This field has a too short input.',

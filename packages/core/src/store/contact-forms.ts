@@ -168,7 +168,7 @@ export interface OutboxRepository {
 export interface ContactFormRepository {
   get(id: number): Promise<ContactFormRecord | null>;
   list(query: ContactFormQuery): Promise<ContactFormRecord[]>;
-  /** Creates the form; its slug is made unique among forms (`-2`, `-3`…) atomically. */
+  /** Creates the form; its slug (as given, `untitled` if empty) is made unique among forms (`-2`, `-3`…) atomically. */
   create(input: NewContactForm): Promise<ContactFormRecord>;
   update(id: number, patch: ContactFormPatch): Promise<ContactFormRecord | null>;
   delete(id: number): Promise<boolean>;

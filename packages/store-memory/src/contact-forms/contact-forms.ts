@@ -14,18 +14,6 @@ import { outboxRepository, submissionRepository } from './submissions.js';
 
 const UNVERSIONED = { versioned: false } as const;
 
-/** `sanitize_title` enough for form slugs: lower-case words joined by dashes. */
-function slugOf(title: string): string {
-  return title
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/<[^>]*>/g, '')
-    .replace(/[^a-z0-9_\s-]+/g, '')
-    .trim()
-    .replace(/[\s-]+/g, '-')
-    .slice(0, 200);
-}
 
 const SORTERS: Record<ContactFormOrderKey, (a: ContactFormRecord, b: ContactFormRecord) => number> = {
   id: (a, b) => a.id - b.id,
@@ -60,7 +48,7 @@ export function contactFormRepository(context: MemoryContext): ContactFormReposi
     },
     create: (input: NewContactForm) =>
       write((journal) => {
-        const base = slugOf(input.slug || input.title) || 'untitled';
+        const base = input.slug || 'untitled';
         const taken = new Set([...db.contactForms.values()].map((f) => f.slug));
         let slug = base;
         for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;

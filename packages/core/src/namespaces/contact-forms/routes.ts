@@ -13,6 +13,7 @@ import { applyRequest, templateForm } from './save.js';
 import { serializeForm, serializeListItem, serializeProperties } from './serialize.js';
 import { formSchema, mailTagContext, submit } from './submission.js';
 import { swvMetaSchema } from './swv.js';
+import { sanitizeTitle } from '../../text/sanitize.js';
 import { canonicalize } from './validators.js';
 import { deleteForm } from './admin.js';
 
@@ -118,7 +119,7 @@ async function createForm(request: ApiRequest): Promise<unknown> {
     return withConfigErrors(request, { ...draft, id: 0 });
   }
   const errors = validateConfiguration({ ...draft, id: 0 }, siteFacts(request));
-  const created = await request.site.store.contactForms.create({ ...draft, configErrors: errors });
+  const created = await request.site.store.contactForms.create({ ...draft, slug: sanitizeTitle(draft.title), configErrors: errors });
   return withConfigErrors(request, created, errors);
 }
 

@@ -491,35 +491,21 @@ async function sendFormMail(p: Processing, skip: boolean): Promise<{ ok: boolean
     return { ok: false, submissionId: record.id };
   }
   const transport = p.runtime.transport(site);
-  const outbox = site.store.contactForms.outbox;
-  const queued = await outbox.create({
-    submissionId: record.id,
-    template: 'mail',
-    message: first.message,
-    status: 'queued',
-    error: null,
-    attempts: 0,
-    transport: transport.name,
-    createdAt: site.now(),
-    sentAt: null,
-  });
-  const ok = await deliver(site, p.runtime, queued);
-  if (ok) {
-    for (const extra of composed.slice(1)) {
-      if (!extra.message) continue;
-      const row = await outbox.create({
-        submissionId: record.id,
-        template: extra.template,
-        message: extra.message,
-        status: 'queued',
-        error: null,
-        attempts: 0,
-        transport: transport.name,
-        createdAt: site.now(),
-        sentAt: null,
-      });
-      await deliver(site, p.runtime, row);
-    }
-  }
+  const send = async (template: string, message: MailMessage) => {
+    const queued = await site.store.contactForms.outbox.create({
+      submissionId: record.id,
+      template,
+      message,
+      status: 'queued',
+      error: null,
+      attempts: 0,
+      transport: transport.name,
+      createdAt: site.now(),
+      sentAt: null,
+    });
+    return deliver(site, p.runtime, queued);
+  };
+  const ok = await send('mail', first.message);
+  if (ok) for (const extra of composed.slice(1)) if (extra.message) await send(extra.template, extra.message);
   return { ok, submissionId: record.id };
 }

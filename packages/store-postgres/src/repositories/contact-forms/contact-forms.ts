@@ -37,17 +37,6 @@ const ORDER_COLUMNS: Record<ContactFormOrderKey, string> = {
 /** A lock id per schema for form creation, so two creates never pick the same slug. */
 const SLUG_LOCK = 'siterest contact form slugs';
 
-function slugOf(title: string): string {
-  return title
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .replace(/<[^>]*>/g, '')
-    .replace(/[^a-z0-9_\s-]+/g, '')
-    .trim()
-    .replace(/[\s-]+/g, '-')
-    .slice(0, 200);
-}
 
 async function uniqueSlug(db: Db, base: string): Promise<string> {
   await db.sql.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${SLUG_LOCK} ${db.t.schema}`]);
@@ -81,7 +70,7 @@ export function contactFormRepository(db: Db): ContactFormRepository {
     },
     create: (input: NewContactForm) =>
       atomically(db, async (tx) => {
-        const slug = await uniqueSlug(tx, slugOf(input.slug || input.title) || 'untitled');
+        const slug = await uniqueSlug(tx, input.slug || 'untitled');
         const id = await insertPost(tx, CONTACT_FORM, { ...input, slug } as unknown as Record<string, unknown>);
         return (await readPost<ContactFormRecord>(tx, CONTACT_FORM, id))!;
       }),
