@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { rawRequest } from '@siterest/core/testing';
+import { storeVariants } from '../support/stores.js';
 import { hidden, multipartBody, NS, useFormsSite, BROWSER_UA } from './harness.js';
 
 /** Hostile values every body field and query param of the namespace must survive with a 4xx or a 200. */
@@ -21,8 +22,8 @@ const HOSTILE: unknown[] = [
   'x'.repeat(250_000),
 ];
 
-describe('contact-forms/v1 and popups/v1 under hostile input', () => {
-  const t = useFormsSite({ siteOptions: { logger: { error: (m: string, d?: unknown) => console.error(m, d), warn() {}, info() {} } } });
+for (const variant of storeVariants()) describe(`contact-forms/v1 and popups/v1 under hostile input (${variant.label})`, () => {
+  const t = useFormsSite({ store: variant, siteOptions: { logger: { error: (m: string, d?: unknown) => console.error(m, d), warn() {}, info() {} } } });
 
   it('never answers a 500 to hostile JSON writes', async () => {
     const id = (await t.json('POST', `${NS}/contact-forms?context=save`, { title: 'Target' }, t.admin)).body.id;
@@ -52,12 +53,13 @@ describe('contact-forms/v1 and popups/v1 under hostile input', () => {
       ['c[][x][y]', 'x'],
       ['c[__proto__][polluted]', '1'],
       ['_wpcf7_container_post', '99999999999999999999999'],
-      ['q', 'x'],
+      ['q', 'x\ud800\u0000'],
       ['_wpcf7_quiz_answer_q[]', 'x'],
       ['d', '9999-99-99'],
       ['n', 'NaN'],
       ['__proto__', 'x'],
       ['constructor', 'y'],
+      ['bad\udc00name', 'z\u0000'],
     ];
     const response = await t.multipart(`${NS}/contact-forms/${id}/feedback`, [...hidden(id), ...parts]);
     expect(response.status).toBe(200);

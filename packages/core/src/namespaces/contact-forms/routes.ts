@@ -31,7 +31,8 @@ function urlId(request: ApiRequest): number {
 
 async function findForm(request: ApiRequest, raw: unknown): Promise<ContactFormRecord | null> {
   const id = intval(raw);
-  if (id <= 0) return null;
+  // Ids beyond any post id (the URL pattern allows any number of digits) name nothing.
+  if (id <= 0 || !Number.isSafeInteger(id)) return null;
   return request.remember(`contact-form:${id}`, () => request.site.store.contactForms.get(id));
 }
 
@@ -74,7 +75,7 @@ async function listForms(request: ApiRequest): Promise<unknown> {
     else if (perPage === 0) perPage = 1;
     limit = perPage === -1 ? null : perPage;
   }
-  if (limit !== null) offset = Math.max(0, intval(request.get('offset') ?? 0));
+  if (limit !== null) offset = Math.min(Math.max(0, intval(request.get('offset') ?? 0)), 1_000_000_000);
   const orderRaw = request.get('order');
   const order = orderRaw === undefined ? 'asc' : phpString(orderRaw).toUpperCase() === 'ASC' ? 'asc' : 'desc';
   const orderbyRaw = request.get('orderby');

@@ -11,6 +11,7 @@ import { siteZone } from '../../settings.js';
 import { CONTACT_FORM_TYPE, MAX_TEMPLATE_LENGTH, MESSAGE_KEYS } from './constants.js';
 import { contactFormErrors } from './errors.js';
 import { isValidLocale } from './serialize.js';
+import { storableText } from './validators.js';
 import { defaultMail, defaultMail2, defaultMessages, DEFAULT_FORM, fromEmail } from './template.js';
 
 /** What the form template keeps for users without `unfiltered_html` (wpcf7_kses_allowed_html( 'form' )). */
@@ -37,7 +38,7 @@ const normalizeNewlines = (text: string) => text.replace(/\r\n|\r/g, '\n');
 function text(param: string, value: unknown, max = MAX_TEMPLATE_LENGTH): string {
   if (typeof value === 'string') {
     if (value.length > max) throw contactFormErrors.templateTooLong(param, max);
-    return value;
+    return storableText(value);
   }
   if (typeof value === 'number') return Number.isFinite(value) ? String(value) : '';
   if (typeof value === 'boolean') return value ? '1' : '';

@@ -16,7 +16,7 @@ import { clientIp, siteHash, type ContactFormsRuntime } from './runtime.js';
 import { settingIsTrue } from './settings.js';
 import { buildSchema, checkFileRule, checkTextRule, FILE_RULES, type SwvSchema } from './swv.js';
 import { completeMessages, messageOf } from './template.js';
-import { canonicalize } from './validators.js';
+import { canonicalize, storableText } from './validators.js';
 
 export interface InvalidField {
   reason: string;
@@ -41,7 +41,7 @@ const MAX_VALUES = 1000;
 
 /** PHP's `wp_kses_no_null` on posted text: control characters and backslash-zero sequences removed. */
 function clean(text: string): string {
-  return text.replace(/[\x00-\x08\x0B\x0C\x0E-\x1F]/g, '').replace(/\\+0+/g, '');
+  return storableText(text.replace(/[\x00-\x08\x0B\x0C\x0E-\x1F]/g, '').replace(/\\+0+/g, ''));
 }
 
 /** A posted value as a string or a flat list of strings. */
@@ -188,9 +188,10 @@ function setupPosted(p: Processing, form: Record<string, unknown>): boolean {
   let doNotStore = false;
   for (const [key, value] of Object.entries(form)) {
     if (key.startsWith('_')) continue;
+    const name = storableText(key).slice(0, 200);
     const v = postedValue(value);
-    p.posted.set(key, v);
-    p.raw.set(key, v);
+    p.posted.set(name, v);
+    p.raw.set(name, v);
   }
   const seen = new Set<string>();
   for (const tag of p.tags) {
@@ -292,7 +293,7 @@ async function unshipFiles(p: Processing, files: readonly UploadedFile[]): Promi
     if (failed) continue;
     const hashes: string[] = [];
     for (const file of posted) {
-      const filename = antiscriptFileName(canonicalize(file.filename, { strto: 'as-is' })) || 'file';
+      const filename = antiscriptFileName(canonicalize(storableText(file.filename), { strto: 'as-is' })) || 'file';
       try {
         const stored = await storage.write(`contact-forms/${folder}/${filename}`, file.data, { maxBytes: limitOption(tag), onConflict: 'rename' });
         const md5 = createHash('md5').update(file.data).digest('hex');
@@ -349,7 +350,7 @@ export async function submit(request: ApiRequest, form: ContactFormRecord, runti
   const meta: SubmissionMeta = {
     timestamp: Math.floor(site.now() / 1000),
     remoteIp: clientIp(request, runtime.options),
-    userAgent: (request.header('user-agent') ?? '').slice(0, 254),
+    userAgent: storableText((request.header('user-agent') ?? '').slice(0, 254)),
     url: requestUrl(request),
     unitTag,
     containerPostId: Math.min(Math.abs(Math.trunc(Number(typeof body._wpcf7_container_post === 'string' ? body._wpcf7_container_post : 0)) || 0), Number.MAX_SAFE_INTEGER),

@@ -125,3 +125,10 @@ export function mailboxList(text: string): string[] | null {
   }
   return addresses;
 }
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** Text as a database can keep it: NUL characters and unpaired surrogates (invalid UTF-8 once encoded) removed. */
+export function storableText(text: string): string {
+  return text.replace(/\u0000/g, '').replace(LONE_SURROGATE, '');
+}

@@ -32,6 +32,7 @@ export function localTimestamp(site: ApiRequest['site']): number {
 async function recordOpen(request: ApiRequest): Promise<null> {
   const pid = request.get<number>('pid') ?? 0;
   if (!pid) throw popupErrors.missingParams();
+  if (!Number.isSafeInteger(pid)) throw popupErrors.notAPopup();
   const counts = await request.site.store.popups.recordOpen(pid, localTimestamp(request.site));
   if (!counts) throw popupErrors.notAPopup();
   // Popup Maker answers nothing: WordPress sends 200 with an empty body (a beacon's answer).
