@@ -39,6 +39,18 @@ const LAST_CALENDAR = 85;
 
 const INDEXES = new Set(['001', '002', '004']);
 
+/** Namespaces siterest serves that the captured site did not have: left out of the compared indexes. */
+const NOT_CAPTURED = new Set(['contact-forms/v1', 'popups/v1']);
+
+function withoutUncaptured(body: Body): Body {
+  const out = { ...body };
+  if (Array.isArray(out.namespaces)) out.namespaces = out.namespaces.filter((ns: string) => !NOT_CAPTURED.has(ns));
+  if (out.routes) {
+    out.routes = Object.fromEntries(Object.entries(out.routes as Record<string, { namespace: string }>).filter(([, route]) => !NOT_CAPTURED.has(route.namespace)));
+  }
+  return out;
+}
+
 /** Translation of a raw PHP JSON body, where every `/` is written `\/`. */
 function translateRawJson(text: string): string {
   return translateString(text.replace(/\\\//g, '/')).replace(/\//g, '\\/');
@@ -114,7 +126,7 @@ function expectLike(
   const deviation = DEVIATIONS[capture.id];
   const expected = deviation ? deviation(translated, seen) : translated;
   remember(expected, seen);
-  const actual = JSON.parse(response.body);
+  const actual = INDEXES.has(capture.id) ? withoutUncaptured(JSON.parse(response.body)) : JSON.parse(response.body);
   // REPLAY_DUMP=<dir> writes both sides of every exchange, for investigating a mismatch with a JSON diff tool.
   if (process.env.REPLAY_DUMP) {
     mkdirSync(process.env.REPLAY_DUMP, { recursive: true });

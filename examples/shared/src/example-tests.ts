@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { basicAuth, rawRequest } from '@siterest/core/testing';
 import { startExample, type StartedExample } from './spawn.js';
@@ -5,7 +7,7 @@ import { exampleDatabase } from './test-database.js';
 
 /** What both example servers must do when started the way the README says. */
 export function exampleServerSuite(name: string, main: string): void {
-  describe(`${name} example server`, () => {
+  describe(`${name} example server`, { timeout: 120_000 }, () => {
     let running: StartedExample | null = null;
 
     afterEach(async () => {
@@ -65,6 +67,51 @@ export function exampleServerSuite(name: string, main: string): void {
         if (running) expect(await running.stop()).toBe(0);
         running = null;
         await database.drop();
+      }
+    });
+
+    it('sends contact form mail through SITEREST_SMTP_URL', async () => {
+      const received: string[] = [];
+      const smtp = new SMTPServer({
+        disabledCommands: ['STARTTLS'],
+        allowInsecureAuth: true,
+        logger: false,
+        onAuth: (auth, _session, callback) => (auth.username === 'demo' && auth.password === 'pw' ? callback(null, { user: 'demo' }) : callback(new Error('no'))),
+        onData: (stream, _session, callback) => {
+          const chunks: Buffer[] = [];
+          stream.on('data', (c: Buffer) => chunks.push(c));
+          stream.on('end', () => {
+            received.push(Buffer.concat(chunks).toString());
+            callback();
+          });
+        },
+      });
+      await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', () => resolve()));
+      try {
+        const port = (smtp.server.address() as AddressInfo).port;
+        running = await startExample(main, { SITEREST_SMTP_URL: `smtp://demo:pw@127.0.0.1:${port}`, SITEREST_NOW: '2026-11-21T16:41:37Z' });
+        const forms = JSON.parse((await rawRequest(`${running.apiUrl}contact-forms/v1/contact-forms`, { headers: { Authorization: basicAuth('admin', running.password!) } })).body);
+        expect(forms).toEqual([expect.objectContaining({ title: 'Contact form 1', slug: 'contact-form-1' })]);
+        const id = forms[0].id;
+        const boundary = 'xyz';
+        const fields: Array<[string, string]> = [
+          ['_wpcf7_unit_tag', `wpcf7-f${id}-o1`],
+          ['your-name', 'Demo Visitor'],
+          ['your-email', 'visitor@example.org'],
+          ['your-subject', 'Hello from the example'],
+          ['your-message', 'It works.'],
+        ];
+        const body = fields.map(([k, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`).join('') + `--${boundary}--\r\n`;
+        const feedback = await rawRequest(`${running.apiUrl}contact-forms/v1/contact-forms/${id}/feedback`, {
+          method: 'POST',
+          headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'User-Agent': 'example-test/1.0' },
+          body,
+        });
+        expect(JSON.parse(feedback.body)).toMatchObject({ status: 'mail_sent' });
+        expect(received).toHaveLength(1);
+        expect(received[0]).toContain('Hello from the example');
+      } finally {
+        await new Promise<void>((resolve) => smtp.close(() => resolve()));
       }
     });
 

@@ -1,4 +1,4 @@
-import { clockStartingAt, createSite, type Site, type SiteStore } from '@siterest/core';
+import { clockStartingAt, createSite, smtpTransport, type Site, type SiteStore } from '@siterest/core';
 import { seedDemoSite } from '@siterest/core/demo';
 import { memoryStore } from '@siterest/store-memory';
 import type { ExampleConfig } from './config.js';
@@ -25,6 +25,8 @@ export async function createExampleSite(config: ExampleConfig): Promise<ExampleS
     store: await openStore(config),
     settings: { name: config.SITEREST_SITE_NAME ?? 'siterest demo' },
     clock: config.SITEREST_NOW ? clockStartingAt(config.SITEREST_NOW) : undefined,
+    // Contact form mail goes out through this relay; without it, mail is kept in the store's outbox.
+    mail: config.SITEREST_SMTP_URL ? smtpTransport(config.SITEREST_SMTP_URL) : undefined,
   });
   await site.ready();
   const admin =

@@ -41,6 +41,8 @@ export {
 } from './auth/application-passwords.js';
 
 export * from './store/records.js';
+export type * from './store/contact-forms.js';
+export type * from './store/popups.js';
 export type * from './store/queries.js';
 export type * from './store/repositories.js';
 export { StoreError, isStoreError, type StoreErrorKind } from './store/store-error.js';
@@ -60,5 +62,22 @@ export {
   type WriteFileOptions,
 } from './media/file-storage.js';
 
-export { builtInNamespaces, calendarNamespace } from './namespaces/index.js';
+export { builtInNamespaces, calendarNamespace, contactFormsNamespace, popupsNamespace } from './namespaces/index.js';
+export {
+  contactForms,
+  memoryFileStorage,
+  scanFormTags,
+  CONTACT_FORMS_NAMESPACE,
+  CONTACT_FORM_TYPE,
+  type ContactFormsAdmin,
+  type ContactFormsOptions,
+  type BeforeSendMailEvent,
+  type SpamCheckEvent,
+  type FormTag,
+} from './namespaces/contact-forms/index.js';
+export { popups, POPUPS_NAMESPACE, POPUP_TYPE, type PopupsAdmin, type PopupsOptions, type NewPopupInput } from './namespaces/popups/index.js';
+export type { MailMessage, MailAttachmentRef, OutgoingMail } from './mail/message.js';
+export { storeMailTransport, type MailTransport } from './mail/transport.js';
+export { smtpTransport, parseSmtpUrl, type SmtpTransportOptions } from './mail/smtp.js';
+export { formatPhpDate } from './text/php-date.js';
 export * as calendar from './namespaces/calendar/public.js';

@@ -13,6 +13,7 @@ import { Registry } from './registry/registry.js';
 import type { NamespaceDefinition } from './registry/types.js';
 import { resolveSettings, SETTING_NAMES, type SiteSettings } from './settings.js';
 import { consoleLogger, type Logger } from './site-context.js';
+import type { MailTransport } from './mail/transport.js';
 import type { UserRecord } from './store/records.js';
 import type { SiteStore } from './store/repositories.js';
 import { formatWpDate } from './time.js';
@@ -35,6 +36,8 @@ export interface CreateSiteOptions {
   bodyLimit?: number;
   /** Reuse list answers while the store has not changed (on by default; see answer-cache.ts). */
   cache?: boolean;
+  /** Where outgoing mail goes (contact forms); by default it is kept in the store's outbox. */
+  mail?: MailTransport;
 }
 
 export interface NewUserInput {
@@ -52,6 +55,7 @@ export class Site implements PipelineContext {
   readonly basePath: string;
   readonly bodyLimit: number;
   readonly authenticateHook: AuthenticateHook | undefined;
+  readonly mail: MailTransport | undefined;
   readonly applicationPasswords: { enabled: boolean; authorizationUrl: string };
   private readonly clock: Clock;
   private readonly configured: Partial<SiteSettings>;
@@ -67,6 +71,7 @@ export class Site implements PipelineContext {
     this.basePath = options.basePath ?? '/api';
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.authenticateHook = options.authenticate;
+    this.mail = options.mail;
     this.clock = options.clock ?? systemClock;
     this.configured = options.settings ?? {};
     this.answers = options.cache === false ? null : new AnswerCache(options.store);

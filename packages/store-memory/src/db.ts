@@ -1,5 +1,9 @@
 import type {
   ApplicationPasswordRecord,
+  ContactFormRecord,
+  OutboxRecord,
+  PopupRecord,
+  SubmissionRecord,
   EventRecord,
   OrganizerRecord,
   TermRecord,
@@ -40,6 +44,17 @@ export class MemoryDb {
   readonly nextTermId: Counter;
   readonly nextUserId: Counter;
   readonly listeners = new Map<string, Set<(payload: string) => void>>();
+  // Contact forms (src/contact-forms/): forms share the post id sequence; submissions and mail have their own.
+  readonly contactForms = new JournaledMap<number, ContactFormRecord>();
+  readonly submissions = new JournaledMap<number, SubmissionRecord>();
+  readonly outbox = new JournaledMap<number, OutboxRecord>();
+  readonly nextSubmissionId: Counter = { value: 1 };
+  readonly nextOutboxId: Counter = { value: 1 };
+  readonly rateHits = new Map<string, { window: number; count: number }>();
+  readonly secrets: { contactForms: string | null } = { contactForms: null };
+  // Popups (src/popups/).
+  readonly popups = new JournaledMap<number, PopupRecord>();
+  readonly popupOpens: Counter = { value: 0 };
 
   constructor(options: MemoryStoreOptions) {
     this.nextPostId = { value: options.firstIds?.post ?? 1 };
@@ -55,7 +70,12 @@ export class MemoryDb {
 export interface MemoryContext {
   readonly db: MemoryDb;
   readonly journal: Journal | null;
-  write<T>(work: (journal: Journal) => T): Promise<T>;
+  /** `versioned: false` leaves the change version alone (namespaces whose writes cached lists never depend on). */
+  write<T>(work: (journal: Journal) => T, options?: WriteOptions): Promise<T>;
+}
+
+export interface WriteOptions {
+  versioned?: boolean;
 }
 
 export function takeId(counter: Counter, journal: Journal | null): number {

@@ -3,7 +3,9 @@ import { eventRepository } from './calendar/events.js';
 import { organizerRepository, venueRepository } from './calendar/linked-posts.js';
 import { postIndex } from './calendar/posts.js';
 import { termRepository } from './calendar/terms.js';
-import { MemoryDb, type MemoryContext, type MemoryStoreOptions } from './db.js';
+import { contactFormRepository } from './contact-forms/contact-forms.js';
+import { MemoryDb, type MemoryContext, type MemoryStoreOptions, type WriteOptions } from './db.js';
+import { popupRepository } from './popups/popups.js';
 import { Journal } from './journal.js';
 import { applicationPasswordRepository } from './site/application-passwords.js';
 import { optionRepository } from './site/options.js';
@@ -28,11 +30,13 @@ export class MemoryStore implements SiteStore {
   readonly venues: SiteStore['venues'];
   readonly organizers: SiteStore['organizers'];
   readonly terms: SiteStore['terms'];
+  readonly contactForms: SiteStore['contactForms'];
+  readonly popups: SiteStore['popups'];
 
   constructor(options: MemoryStoreOptions = {}, db?: MemoryDb, journal: Journal | null = null) {
     this.db = db ?? new MemoryDb(options);
     this.journal = journal;
-    const context: MemoryContext = { db: this.db, journal, write: (work) => this.write(work) };
+    const context: MemoryContext = { db: this.db, journal, write: (work, options) => this.write(work, options) };
     this.options = optionRepository(context);
     this.users = userRepository(context);
     this.applicationPasswords = applicationPasswordRepository(context);
@@ -41,14 +45,17 @@ export class MemoryStore implements SiteStore {
     this.venues = venueRepository(context);
     this.organizers = organizerRepository(context);
     this.terms = termRepository(context);
+    this.contactForms = contactFormRepository(context);
+    this.popups = popupRepository(context);
   }
 
   /** Runs a single write under the lock, rolling back its own partial changes if it throws. */
-  private write<T>(work: (journal: Journal) => T): Promise<T> {
-    this.db.version++;
+  private write<T>(work: (journal: Journal) => T, options: WriteOptions = {}): Promise<T> {
+    const versioned = options.versioned !== false;
+    if (versioned) this.db.version++;
     if (this.journal) return Promise.resolve().then(() => work(this.journal!));
     return this.db.lock.run(() => {
-      this.db.version++;
+      if (versioned) this.db.version++;
       const journal = new Journal();
       try {
         return work(journal);

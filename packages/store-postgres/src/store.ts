@@ -25,6 +25,8 @@ import { postIndex } from './repositories/post-index.js';
 import { ORGANIZER, ORGANIZER_SEARCH, VENUE, VENUE_SEARCH } from './repositories/post-types.js';
 import { termRepository } from './repositories/calendar/terms.js';
 import { userRepository } from './repositories/site/users.js';
+import { contactFormRepository } from './repositories/contact-forms/contact-forms.js';
+import { popupRepository } from './repositories/popups/popups.js';
 import type { SqlClient } from './sql/client.js';
 import type { Tables } from './tables.js';
 
@@ -62,6 +64,8 @@ export class PostgresStore implements SiteStore {
   readonly venues: VenueRepository;
   readonly organizers: OrganizerRepository;
   readonly terms: TermRepository;
+  readonly contactForms: SiteStore['contactForms'];
+  readonly popups: SiteStore['popups'];
 
   constructor(
     /** The store's query interface, for tools working on the same data (imports, benchmarks). */
@@ -81,6 +85,9 @@ export class PostgresStore implements SiteStore {
     this.venues = tracked(linkedRepository<VenueRecord, NewVenue>(db, { type: VENUE, eventColumn: 'venue_ids', search: VENUE_SEARCH }), changed);
     this.organizers = tracked(linkedRepository<OrganizerRecord, NewOrganizer>(db, { type: ORGANIZER, eventColumn: 'organizer_ids', search: ORGANIZER_SEARCH }), changed);
     this.terms = tracked(termRepository(db), changed);
+    // Not tracked: form, submission and popup writes never change an answer the list cache holds.
+    this.contactForms = contactFormRepository(db);
+    this.popups = popupRepository(db);
   }
 
   /** The schema the store keeps its tables in. */

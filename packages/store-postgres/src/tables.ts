@@ -12,6 +12,13 @@ export interface Tables {
   readonly users: string;
   readonly applicationPasswords: string;
   readonly options: string;
+  readonly contactForms: string;
+  readonly contactFormSubmissions: string;
+  readonly contactFormOutbox: string;
+  readonly contactFormRateHits: string;
+  readonly contactFormSecrets: string;
+  readonly popups: string;
+  readonly popupTotals: string;
   readonly migrations: string;
   /** The sequence behind changeVersion(). */
   readonly changes: string;
@@ -30,6 +37,13 @@ export function tablesIn(schema: string): Tables {
     users: `${s}.users`,
     applicationPasswords: `${s}.application_passwords`,
     options: `${s}.options`,
+    contactForms: `${s}.contact_forms`,
+    contactFormSubmissions: `${s}.contact_form_submissions`,
+    contactFormOutbox: `${s}.contact_form_outbox`,
+    contactFormRateHits: `${s}.contact_form_rate_hits`,
+    contactFormSecrets: `${s}.contact_form_secrets`,
+    popups: `${s}.popups`,
+    popupTotals: `${s}.popup_totals`,
     migrations: `${s}.siterest_migrations`,
     changes: `${s}.siterest_changes`,
   };

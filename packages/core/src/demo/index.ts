@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import { principalOf } from '../auth/authenticate.js';
 import type { Principal } from '../auth/principal.js';
 import { siteZone } from '../settings.js';
+import { popups } from '../namespaces/popups/index.js';
 import type { Site } from '../site.js';
 import { DEMO_CATEGORIES, DEMO_EVENTS, DEMO_ORGANIZERS, DEMO_TAGS, DEMO_VENUES, type DemoEvent } from './calendar.js';
 
@@ -11,6 +12,8 @@ export interface DemoSummary {
   venues: number;
   organizers: number;
   events: number;
+  contactForms: number;
+  popups: number;
 }
 
 const NS = '/cal/events/v1';
@@ -38,12 +41,17 @@ export async function seedDemoSite(site: Site, options: { login?: string } = {})
 
   const today = DateTime.fromMillis(site.now(), { zone: siteZone(site.settings) }).startOf('day');
   for (const event of DEMO_EVENTS) await call('POST', `${NS}/events`, eventBody(event, today, venues, organizers));
+  // Contact Form 7 creates "Contact form 1" from its default template on activation; Popup Maker sites have popups.
+  await call('POST', '/contact-forms/v1/contact-forms', { title: 'Contact form 1', context: 'save' });
+  await popups(site).create({ title: 'Riverside newsletter', content: 'Hear about new events first: join the Riverside newsletter.', authorId: user.id });
   return {
     categories: DEMO_CATEGORIES.reduce((n, c) => n + 1 + (c.children?.length ?? 0), 0),
     tags: DEMO_TAGS.length,
     venues: venues.size,
     organizers: organizers.size,
     events: DEMO_EVENTS.length,
+    contactForms: 1,
+    popups: 1,
   };
 }
 

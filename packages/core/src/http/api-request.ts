@@ -129,6 +129,11 @@ export class ApiRequest {
     return this.sources.query;
   }
 
+  /** The form-body params as sent (urlencoded or multipart; PHP's `$_POST`). */
+  formParams(): Record<string, unknown> {
+    return this.sources.form;
+  }
+
   header(name: string): string | undefined {
     const value = this.headers[name.toLowerCase()];
     return Array.isArray(value) ? value[0] : value;

@@ -148,7 +148,7 @@ export class Registry {
    * A route as the indexes describe it (WordPress get_data_for_route), or null when hidden.
    * `help` context (OPTIONS) adds nothing more here: routes carry no separate item schema.
    */
-  describeRoute(route: CompiledRoute, apiRoot: string, site?: SiteContext): Record<string, unknown> | null {
+  describeRoute(route: CompiledRoute, apiRoot: string, site?: SiteContext, context: 'view' | 'help' = 'help'): Record<string, unknown> | null {
     const methods: string[] = [];
     const endpoints: Array<Record<string, unknown>> = [];
     let links: Record<string, unknown> | undefined;
@@ -164,6 +164,8 @@ export class Registry {
     }
     if (!methods.length) return null;
     const data: Record<string, unknown> = { namespace: route.namespace, methods, endpoints };
+    // WordPress adds a route's schema in the help context (OPTIONS) only.
+    if (context === 'help' && route.definition?.schema) data.schema = route.definition.schema();
     if (links) data._links = links;
     return data;
   }
@@ -171,7 +173,7 @@ export class Registry {
   describeRoutes(routes: readonly CompiledRoute[], apiRoot: string, site?: SiteContext): Record<string, unknown> {
     const out: Record<string, unknown> = {};
     for (const route of routes) {
-      const data = this.describeRoute(route, apiRoot, site);
+      const data = this.describeRoute(route, apiRoot, site, 'view');
       if (data) out[route.pattern] = data;
     }
     return out;

@@ -45,6 +45,8 @@ export interface RouteDefinition {
   endpoints: EndpointDefinition[];
   /** Extra documentation of the path item for the OpenAPI document. */
   doc?: Record<string, unknown>;
+  /** The route's schema (WordPress `'schema'` route option), shown in OPTIONS answers. */
+  schema?: () => Record<string, unknown>;
 }
 
 export interface NamespaceDefinition {

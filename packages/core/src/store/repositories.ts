@@ -14,6 +14,8 @@ import type {
   VenueRecord,
 } from './records.js';
 import type { EventQuery, LinkedPostQuery, TermQuery } from './queries.js';
+import type { ContactFormRepository } from './contact-forms.js';
+import type { PopupRepository } from './popups.js';
 
 export interface OptionRepository {
   all(): Promise<Record<string, unknown>>;
@@ -95,6 +97,10 @@ export interface SiteStore {
   readonly venues: VenueRepository;
   readonly organizers: OrganizerRepository;
   readonly terms: TermRepository;
+  /** Contact forms, their submissions and outgoing mail. Its writes do not advance changeVersion(). */
+  readonly contactForms: ContactFormRepository;
+  /** Popups and their open counters. Its writes do not advance changeVersion(). */
+  readonly popups: PopupRepository;
   /** Runs `work` atomically: all of its writes happen, or none. */
   transaction<T>(work: (store: SiteStore) => Promise<T>): Promise<T>;
   /**

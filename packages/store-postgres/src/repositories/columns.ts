@@ -6,7 +6,7 @@ import type { Params } from '../sql/params.js';
  * How a record field is stored. Conversions live here once: bigint ids come back as strings (node-postgres)
  * or numbers (PGlite), event instants are timestamps read back through to_char.
  */
-export type Kind = 'text' | 'integer' | 'bigint' | 'bigints' | 'boolean' | 'float' | 'utc' | 'texts';
+export type Kind = 'text' | 'integer' | 'bigint' | 'bigints' | 'boolean' | 'float' | 'utc' | 'texts' | 'json';
 
 export interface Column {
   readonly field: string;
@@ -25,6 +25,7 @@ const SQL_TYPE: Record<Kind, string> = {
   float: 'double precision',
   utc: 'timestamp',
   texts: 'text[]',
+  json: 'jsonb',
 };
 
 export const col = (field: string, column: string, kind: Kind, writeOnly = false): Column => ({ field, column, kind, writeOnly });
@@ -43,6 +44,7 @@ export function selectList(alias: string, columns: readonly Column[]): string {
 export function bind(params: Params, column: Column, value: unknown): string {
   if (column.kind === 'utc') return params.add(value === ZERO_DATE ? '-infinity' : value, SQL_TYPE.utc);
   if (column.kind === 'bigints') return params.add((value as number[]).map(Number), SQL_TYPE.bigints);
+  if (column.kind === 'json') return params.add(JSON.stringify(value), SQL_TYPE.json);
   return params.add(value, SQL_TYPE[column.kind]);
 }
 
@@ -58,6 +60,8 @@ export function readField(kind: Kind, value: unknown): unknown {
       return value === null ? null : Number(value);
     case 'bigints':
       return ((value as unknown[] | null) ?? []).map(Number);
+    case 'json':
+      return typeof value === 'string' ? JSON.parse(value) : value;
     case 'texts':
       return [...((value as string[] | null) ?? [])];
     case 'utc':
