@@ -150,6 +150,11 @@ export class MemoryStore implements SiteStore {
     all: async () => Object.fromEntries(this.db.options.map),
     get: async (name: string) => this.db.options.get(name),
     set: (name: string, value: unknown) => this.write((j) => this.db.options.set(name, structuredClone(value), j)),
+    add: (name: string, value: unknown) =>
+      this.write((j) => {
+        if (!this.db.options.has(name)) this.db.options.set(name, structuredClone(value), j);
+        return structuredClone(this.db.options.get(name));
+      }),
     delete: (name: string) => this.write((j) => void this.db.options.delete(name, j)),
   };
 

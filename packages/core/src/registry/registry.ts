@@ -111,6 +111,19 @@ export class Registry {
     }
   }
 
+  /**
+   * Whether a route path is siterest's to answer: the API root, or anything inside one of its namespaces (where
+   * an unknown route is WordPress's `rest_no_route`). Adapters pass everything else on to the host app.
+   */
+  owns(path: string): boolean {
+    if (path === '/') return true;
+    const lower = path.toLowerCase();
+    return this.namespaces.some((ns) => {
+      const prefix = `/${ns.toLowerCase()}`;
+      return lower === prefix || lower.startsWith(`${prefix}/`);
+    }) || this.findRoute(path) !== null;
+  }
+
   /** The first route whose pattern matches, whatever the method (OPTIONS, Allow). */
   findRoute(path: string): { route: CompiledRoute; params: Record<string, string> } | null {
     const lower = path.toLowerCase();
