@@ -4,13 +4,14 @@ import { memoryStore } from '@siterest/store-memory';
 
 /** A store whose init fails until `healthy` is set, like a database that is not there yet. */
 function flakyStore(): SiteStore & { healthy: boolean; attempts: number } {
-  const store = memoryStore() as SiteStore & { healthy: boolean; attempts: number };
-  store.healthy = false;
-  store.attempts = 0;
-  (store as { init?: () => Promise<void> }).init = async () => {
-    store.attempts++;
-    if (!store.healthy) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
-  };
+  const store: SiteStore & { healthy: boolean; attempts: number } = Object.assign(memoryStore(), {
+    healthy: false,
+    attempts: 0,
+    async init() {
+      store.attempts++;
+      if (!store.healthy) throw new Error('connect ECONNREFUSED 127.0.0.1:5432');
+    },
+  });
   return store;
 }
 

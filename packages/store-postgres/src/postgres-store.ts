@@ -8,7 +8,7 @@ import { channelFor } from './sql/identifiers.js';
 import { PgSqlClient } from './sql/pg-client.js';
 import { PGliteSqlClient } from './sql/pglite-client.js';
 import { PostgresStore } from './store.js';
-import { tablesIn } from './tables.js';
+import { DEFAULT_SCHEMA, tablesIn } from './tables.js';
 
 export interface PostgresStoreOptions {
   /** The app's node-postgres pool; the store never ends it. */
@@ -19,7 +19,7 @@ export interface PostgresStoreOptions {
   connectionString?: string;
   /** Settings for that pool. */
   poolConfig?: Omit<PoolConfig, 'connectionString'>;
-  /** Where the tables live (default `public`): lower-case letters, digits and `_`. */
+  /** Where the tables live (default `siterest`, created by the migrations): lower-case letters, digits and `_`. */
   schema?: string;
   /** Where the id sequences start, as the memory store's option. Applied by migrate() and init(); sequences only move up. */
   firstIds?: FirstIds;
@@ -47,7 +47,7 @@ function clientFor(options: PostgresStoreOptions): SqlClient {
 
 /** A SiteStore keeping everything in PostgreSQL (a server through node-postgres, or PGlite). */
 export function postgresStore(options: PostgresStoreOptions): PostgresStore {
-  const tables = tablesIn(options.schema ?? 'public');
+  const tables = tablesIn(options.schema ?? DEFAULT_SCHEMA);
   const sql = clientFor(options);
   return new PostgresStore(
     sql,
