@@ -8,4 +8,7 @@ export default defineConfig({
   sourcemap: true,
   target: 'node20',
   external: ['vitest'],
+  // Shared chunks in the CommonJS build too: `@siterest/core/testing` and `/demo` use the same classes as the
+  // main entry (Site, ApiError) instead of a copy of their own.
+  splitting: true,
 });

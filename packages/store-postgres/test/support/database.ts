@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { PGliteInterface } from '@electric-sql/pglite';
 import { afterAll, beforeAll } from 'vitest';
 import { openPGlite, postgresStore, type PostgresStore, type PostgresStoreOptions } from '../../src/index.js';
 
@@ -22,7 +21,7 @@ export const uniqueSchema = (label = 'test') => `siterest_${label}_${randomBytes
 
 export async function openTestDatabase(): Promise<TestDatabase> {
   if (!DATABASE_URL) {
-    const pglite: PGliteInterface = await openPGlite();
+    const pglite = await openPGlite();
     return {
       kind: 'pglite',
       connection: () => ({ pglite }),

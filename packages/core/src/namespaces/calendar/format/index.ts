@@ -55,7 +55,6 @@ export {
   zoneOf,
   zoneFromUtcOffset,
   utcOffsetMinutes,
-  wallClockToUtc,
 } from './timezones.js';
 export {
   eventJsonLd,

@@ -127,12 +127,6 @@ function computeZone(tz: string): Zone {
   return zone.isValid ? zone : FixedOffsetZone.utcInstance;
 }
 
-/** `Tribe__Timezones::to_utc` for a `YYYY-MM-DD HH:MM:SS` wall clock in `tz`. */
-export function wallClockToUtc(wallClock: string, tz: string): string {
-  const dt = DateTime.fromFormat(wallClock, WP_FORMAT, { zone: zoneOf(tz) });
-  return dt.isValid ? dt.toUTC().toFormat(WP_FORMAT) : wallClock;
-}
-
 const ABBR_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-NZ', 'en-ZA', 'ja-JP', 'en-IE', 'en-CA'];
 
 function numericAbbr(minutes: number): string {
