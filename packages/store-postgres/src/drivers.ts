@@ -18,7 +18,7 @@ export interface PgPool {
 export interface PgPoolSettings {
   max?: number;
   connectionTimeoutMillis?: number;
-  idleTimeoutMillis?: number;
+  idleTimeoutMillis?: number | null;
   application_name?: string;
   statement_timeout?: number;
   query_timeout?: number;
