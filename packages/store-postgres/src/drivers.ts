@@ -20,8 +20,8 @@ export interface PgPoolSettings {
   connectionTimeoutMillis?: number;
   idleTimeoutMillis?: number | null;
   application_name?: string;
-  statement_timeout?: number;
-  query_timeout?: number;
+  statement_timeout?: number | false;
+  query_timeout?: number | false;
   keepAlive?: boolean;
   ssl?: unknown;
   [setting: string]: unknown;
