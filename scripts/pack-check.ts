@@ -33,11 +33,17 @@ step('publint');
 for (const name of Object.keys(tarballs)) run(bin('publint'), [join(dir, 'node_modules', name), '--strict', '--pack', 'false']);
 
 step('arethetypeswrong');
-for (const tarball of Object.values(tarballs)) run(bin('attw'), [tarball, '--profile', 'node16', '--format', 'table-flipped']);
+for (const [name, tarball] of Object.entries(tarballs)) {
+  // @siterest/core/testing is ESM only, as Vitest is: it is checked as such, every other entry for ESM and CommonJS.
+  const esmOnly = name === '@siterest/core' ? ['./testing'] : [];
+  const others = esmOnly.length ? ['--exclude-entrypoints', ...esmOnly] : [];
+  run(bin('attw'), [tarball, '--profile', 'node16', '--format', 'table-flipped', ...others]);
+  if (esmOnly.length) run(bin('attw'), [tarball, '--profile', 'esm-only', '--format', 'table-flipped', '--entrypoints', ...esmOnly]);
+}
 
 step('a strict TypeScript consumer (skipLibCheck: false), ESM and CommonJS');
 const consumer = join(ROOT, 'test', 'embedding', 'consumer');
-for (const file of ['consumer.mts', 'consumer.cts', 'smoke.cjs']) writeFileSync(join(dir, file), readFileSync(join(consumer, file)));
+for (const file of ['consumer.mts', 'consumer.cts', 'smoke.cjs', 'smoke.mjs']) writeFileSync(join(dir, file), readFileSync(join(consumer, file)));
 writeFileSync(
   join(dir, 'tsconfig.json'),
   JSON.stringify({
@@ -55,8 +61,9 @@ writeFileSync(
 );
 run(join(dir, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.json'], { cwd: dir });
 
-step('CommonJS: every entry loads, and the testing entry shares the main entry\'s classes');
+step('loading: every entry from CommonJS, and from ESM the testing entry with the main entry\'s classes');
 run(process.execPath, ['smoke.cjs'], { cwd: dir });
+run(process.execPath, ['smoke.mjs'], { cwd: dir });
 
 step('the siterest-migrate bin');
 const help = run(join(dir, 'node_modules', '.bin', 'siterest-migrate'), ['--help'], { cwd: dir, capture: true });

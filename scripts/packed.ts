@@ -29,7 +29,6 @@ export function run(command: string, args: string[], options: SpawnSyncOptions &
   return String(result.stdout ?? '');
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- package.json files
 function readJson(path: string): any {
   return JSON.parse(readFileSync(path, 'utf8'));
 }

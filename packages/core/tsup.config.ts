@@ -8,7 +8,9 @@ export default defineConfig({
   sourcemap: true,
   target: 'node20',
   external: ['vitest'],
-  // Shared chunks in the CommonJS build too: `@siterest/core/testing` and `/demo` use the same classes as the
-  // main entry (Site, ApiError) instead of a copy of their own.
+  // Shared chunks in both builds: `@siterest/core/testing` and `/demo` use the main entry's classes (Site,
+  // ApiError), never a copy of their own.
   splitting: true,
+  // The testing entry is ESM only, as Vitest is (it refuses to be required): scripts/build.mjs removes its
+  // CommonJS files after the build.
 });

@@ -4,9 +4,9 @@ import { basicAuth, rawRequest, type RawResponse, type RunningServer } from '@si
 import { serveWithExpress } from '../../packages/adapter-express/test/serve.js';
 import { storeVariants, type StoreVariant } from '../support/stores.js';
 
-export type Role = RoleName | 'anonymous';
+type Role = RoleName | 'anonymous';
 
-export interface ApiAnswer {
+interface ApiAnswer {
   status: number;
   headers: RawResponse['headers'];
   body: any;

@@ -47,4 +47,3 @@ export const siterestFastify: FastifyPluginAsync<SiterestFastifyOptions> = async
   if (unmatched === 'rest_no_route') fastify.setNotFoundHandler(handler);
 };
 
-export default siterestFastify;

@@ -279,10 +279,9 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
 }
 
 /** The store notification channel on which instances announce changed settings. */
-export const SETTINGS_CHANNEL = 'siterest.settings';
+const SETTINGS_CHANNEL = 'siterest.settings';
 
 export function createSite<FrameworkRequest = unknown>(options: CreateSiteOptions<FrameworkRequest>): Site<FrameworkRequest> {
   return new Site(options);
 }
 
-export { SETTING_NAMES };

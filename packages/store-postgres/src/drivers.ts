@@ -6,7 +6,6 @@
 
 /** A node-postgres `Pool` (`new pg.Pool(…)`). */
 export interface PgPool {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- node-postgres' own signature
   query(text: string, values?: any[]): Promise<{ rows: any[] }>;
   connect(): Promise<unknown>;
   on(event: 'error', listener: (error: Error) => void): unknown;
@@ -29,7 +28,6 @@ export interface PgPoolSettings {
 
 /** A statement runner of PGlite: the instance itself, or a transaction. */
 interface PGliteQueries {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- PGlite's own signature
   query<T>(query: string, params?: any[]): Promise<{ rows: T[] }>;
 }
 

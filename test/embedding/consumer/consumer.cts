@@ -1,7 +1,6 @@
 // Compiled by pack:check against the packed tarballs with `strict` and `skipLibCheck: false` (CommonJS).
 import type { Request } from 'express';
 import { createSite, type Site } from '@siterest/core';
-import { contractSite } from '@siterest/core/testing';
 import { memoryStore } from '@siterest/store-memory';
 import { postgresStore } from '@siterest/store-postgres';
 import { siterestExpress } from '@siterest/adapter-express';
@@ -12,7 +11,7 @@ async function main(): Promise<void> {
   siterestExpress(site);
   void siterestFastify;
   void postgresStore;
-  const made = await contractSite(memoryStore());
-  made.site.serves('/cal/events/v1');
+  site.serves('/cal/events/v1');
+  await site.ready();
 }
 void main;

@@ -34,7 +34,7 @@ export interface RouteMatch {
 }
 
 /** WordPress patterns use PCRE named groups `(?P<id>…)`; JavaScript spells them `(?<id>…)`. */
-export function compilePattern(pattern: string): RegExp {
+function compilePattern(pattern: string): RegExp {
   return new RegExp(`^${pattern.replace(/\(\?P</g, '(?<')}$`, 'i');
 }
 
@@ -72,7 +72,7 @@ function compileEndpoint(definition: EndpointDefinition): CompiledEndpoint {
   };
 }
 
-export function compileRoute(pattern: string, namespace: string, endpoints: EndpointDefinition[], definition: RouteDefinition | null): CompiledRoute {
+function compileRoute(pattern: string, namespace: string, endpoints: EndpointDefinition[], definition: RouteDefinition | null): CompiledRoute {
   return {
     pattern,
     template: patternTemplate(pattern),

@@ -25,7 +25,7 @@ interface Filter {
  * term's events in start order are one index range. `posts p` is joined only for search, parent or
  * publication-date order; `events e` only when a filter needs one of its other columns.
  */
-export function eventFilter(db: Db, q: EventQuery, params: Params): Filter {
+function eventFilter(db: Db, q: EventQuery, params: Params): Filter {
   const byDate = q.orderBy === 'date';
   const drive = byDate ? undefined : TERM_LISTS.find(({ field }) => q[field] !== undefined);
   const keys = drive ? 'd' : 'e';

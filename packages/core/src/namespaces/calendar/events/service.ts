@@ -2,7 +2,6 @@ import { coreErrors } from '../../../http/errors.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { siteZone } from '../../../settings.js';
 import type { EventFields, EventRecord, NewEvent } from '../../../store/records.js';
-import type { SiteStore } from '../../../store/repositories.js';
 import { ksesShort } from '../../../text/sanitize.js';
 import { allDayBounds, isValidTimezone, parseCostInput, parseDateInput, siteTimezoneName, zoneOf } from '../format/index.js';
 import { wallClockToUtc, WP_FORMAT } from '../../../time.js';
@@ -187,4 +186,3 @@ export async function trashEvent(request: ApiRequest, current: EventRecord): Pro
   });
 }
 
-export type { SiteStore };

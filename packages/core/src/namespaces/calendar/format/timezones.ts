@@ -143,7 +143,7 @@ function numericAbbr(minutes: number): string {
  * abbreviation is numeric in the tz database get `+03` / `-0330` like PHP. Guess: where Intl has no name for an
  * abbreviation the tz database does have (e.g. `CST` for Asia/Shanghai), the numeric form is returned instead.
  */
-export function phpZoneAbbr(zone: Zone, at: DateTime): string {
+function phpZoneAbbr(zone: Zone, at: DateTime): string {
   const local = at.setZone(zone);
   if (zone instanceof FixedOffsetZone) {
     return zone.offset(0) === 0 ? 'UTC' : local.toFormat('ZZ');

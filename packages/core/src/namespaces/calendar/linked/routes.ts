@@ -22,12 +22,12 @@ import { createLinked, linkedQuery, trashLinked, updateLinked } from './service.
 type LinkedRecord = VenueRecord | OrganizerRecord;
 
 /** Statuses of the events that count as links for this caller (drafts only for those who may edit events). */
-export function countedEventStatuses(request: ApiRequest): string[] {
+function countedEventStatuses(request: ApiRequest): string[] {
   return request.can(EVENT_CAPS.edit_posts) ? ['publish', 'future', 'draft', 'pending', 'private'] : ['publish'];
 }
 
 /** The kind's create args, keyed and ordered as upstream registers them. */
-export function linkedCreateArgs(kind: AnyLinkedKind): Record<string, ArgSpec> {
+function linkedCreateArgs(kind: AnyLinkedKind): Record<string, ArgSpec> {
   const label = kind.name;
   const optional = kind.name === 'organizer' ? { default: null } : {};
   const args: Record<string, ArgSpec> = {

@@ -6,7 +6,7 @@ import type { PostTypeConfig } from './types.js';
 import { listToArray } from '../validators.js';
 
 /** Every post status WordPress registers (get_post_stati). */
-export const REGISTERED_STATUSES = [
+const REGISTERED_STATUSES = [
   'publish',
   'future',
   'draft',
