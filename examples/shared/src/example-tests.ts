@@ -66,7 +66,7 @@ export function exampleServerSuite(name: string, main: string): void {
         running = null;
         await database.drop();
       }
-    });
+    }, 120_000); // two starts with migrations: slow on a busy machine
 
     it('refuses an invalid environment with a clear message', async () => {
       await expect(startExample(main, { PORT: 'eighty' })).rejects.toThrow(/PORT/);

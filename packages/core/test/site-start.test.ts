@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSite, type Logger, type SiteStore } from '@siterest/core';
+import { builtInNamespaces, coreErrors, createSite, defineNamespace, READABLE, silentLogger, type Logger, type SiteStore } from '@siterest/core';
 import { memoryStore } from '@siterest/store-memory';
 
 /** A store whose init fails until `healthy` is set, like a database that is not there yet. */
@@ -42,5 +42,23 @@ describe('a store that cannot start', () => {
     store.healthy = true;
     await site.ready();
     expect((await site.handle({ method: 'GET', path: '/', headers: {} })).status).toBe(200);
+  });
+});
+
+describe('the site description and the error catalogue', () => {
+  it('advertises the application-password page under the current site URL, also after the settings change', async () => {
+    const site = createSite({ store: memoryStore(), logger: silentLogger, settings: {} });
+    const authorization = async () => JSON.parse((await site.handle({ method: 'GET', path: '/', headers: {} })).body).authentication['application-passwords'].endpoints.authorization;
+    expect(await authorization()).toBe('http://localhost/wp-admin/authorize-application.php');
+    await site.updateSettings({ url: 'https://moved.example' });
+    expect(await authorization()).toBe('https://moved.example/wp-admin/authorize-application.php');
+  });
+
+  it('answers an unexpected failure with the catalogue\'s internal error', async () => {
+    const broken = defineNamespace({ namespace: 'broken/v1', routes: [{ path: '/boom', endpoints: [{ methods: READABLE, handler: () => { throw new Error('detail'); } }] }] });
+    const site = createSite({ store: memoryStore(), logger: silentLogger, namespaces: [...builtInNamespaces(), broken] });
+    const answer = await site.handle({ method: 'GET', path: '/broken/v1/boom', headers: {} });
+    expect(answer.status).toBe(500);
+    expect(JSON.parse(answer.body)).toEqual(coreErrors.internal().toWire());
   });
 });
