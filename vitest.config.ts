@@ -6,6 +6,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: ['source'], externalConditions: ['source'] } },
   test: {
     include: ['packages/*/test/**/*.test.ts', 'examples/*/test/**/*.test.ts', 'test/**/*.test.ts'],
+    // Built on the packed packages: run by `pnpm pack:check` (or `pnpm test:embedding`) after a build.
+    exclude: ['**/node_modules/**', 'test/embedding/**'],
     environment: 'node',
     pool: 'forks',
     testTimeout: 30_000,

@@ -1,6 +1,6 @@
 // Builds every publishable package with tsup (ESM + CJS + type declarations), core first.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 
 const order = ['core', 'store-memory', 'store-postgres', 'adapter-express', 'adapter-fastify'];
 for (const name of order) {
@@ -10,3 +10,6 @@ for (const name of order) {
   const result = spawnSync('tsup', [], { cwd: dir, stdio: 'inherit', shell: process.platform === 'win32' });
   if (result.status !== 0) process.exit(result.status ?? 1);
 }
+
+// @siterest/core/testing is ESM only, as Vitest is: no CommonJS copy of it is shipped.
+for (const file of ['index.cjs', 'index.cjs.map', 'index.d.cts']) rmSync(new URL(`../packages/core/dist/testing/${file}`, import.meta.url), { force: true });

@@ -29,6 +29,10 @@ const steps: Step[] = [
   { path: '/?rest_route=/cal/events/v1/tags&hide_empty=false' },
   { path: '/cal/events/v1/tags/3?_envelope', method: 'DELETE', auth: true },
   { path: '/no/such/route' },
+  { path: '/cal/events/v1/no/such/route' },
+  { path: '/cal/events/v1/categories/1?_method=DELETE', auth: true },
+  { path: '/', headers: { Cookie: 'sid=admin-session', 'X-WP-Nonce': '0123456789' } },
+  { path: '/', headers: { Cookie: 'sid=admin-session', Origin: 'https://evil.example' } },
 ];
 
 describe('Express and Fastify answer alike', () => {
@@ -37,7 +41,7 @@ describe('Express and Fastify answer alike', () => {
   beforeAll(async () => {
     for (const [name, serve] of [['express', serveWithExpress], ['fastify', serveWithFastify]] as const) {
       const { site, admin } = await contractSite(memoryStore());
-      servers[name] = { server: await serve(site), admin };
+      servers[name] = { server: await serve(site, { unmatched: 'rest_no_route' }), admin };
     }
   });
 

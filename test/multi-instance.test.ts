@@ -33,6 +33,13 @@ describe.each(storeVariants())('many instances on one store ($label)', (variant)
     return { id: user.id, login: user.login, roles: user.roles };
   };
 
+  it('verifies on one instance the nonces another issued', async () => {
+    const nonce = await a.createNonce(0);
+    const withNonce = (value: string) => b.handle({ method: 'GET', path: '/', headers: { 'x-wp-nonce': value } });
+    expect((await withNonce(nonce)).status).toBe(200);
+    expect((await withNonce(nonce === '0123456789' ? '9876543210' : '0123456789')).status).toBe(403);
+  });
+
   it('serves from one instance what another just wrote, even from a list it had cached', async () => {
     const total = async () => JSON.parse((await b.handle({ method: 'GET', path: '/cal/events/v1/events', headers: {} })).body).total;
     expect(await total()).toBe(0);

@@ -8,4 +8,9 @@ export default defineConfig({
   sourcemap: true,
   target: 'node20',
   external: ['vitest'],
+  // Shared chunks in both builds: `@siterest/core/testing` and `/demo` use the main entry's classes (Site,
+  // ApiError), never a copy of their own.
+  splitting: true,
+  // The testing entry is ESM only, as Vitest is (it refuses to be required): scripts/build.mjs removes its
+  // CommonJS files after the build.
 });

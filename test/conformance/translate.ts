@@ -37,7 +37,7 @@ export function translatePath(path: string): string {
 }
 
 /** Namespaces and routes siterest serves (so far): the root and the calendar. */
-export function servedNamespace(namespace: string): boolean {
+function servedNamespace(namespace: string): boolean {
   return namespace === 'cal/events/v1';
 }
 
@@ -62,7 +62,7 @@ export function translateIndex(body: Record<string, any>): Record<string, any> {
 export const SITE_ORIGIN = ORIGIN;
 
 /** Decodes the numeric and named entities WordPress's antispambot scatters through e-mail addresses. */
-export function decodeEntities(text: string): string {
+function decodeEntities(text: string): string {
   return text
     .replace(/&#x([0-9a-f]+);/gi, (_, hex: string) => String.fromCodePoint(parseInt(hex, 16)))
     .replace(/&#(\d+);/g, (_, dec: string) => String.fromCodePoint(Number(dec)))

@@ -68,7 +68,7 @@ export function exampleServerSuite(name: string, main: string): void {
         running = null;
         await database.drop();
       }
-    });
+    }, 120_000); // two starts with migrations: slow on a busy machine
 
     it('sends contact form mail through SITEREST_SMTP_URL', async () => {
       const received: string[] = [];

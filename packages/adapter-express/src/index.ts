@@ -1,27 +1,53 @@
-import { Router, type Request, type Response } from 'express';
+import { Router, type NextFunction, type Request, type Response } from 'express';
 import { groupHeaders, toSiteRequest, type Site } from '@siterest/core';
 
-/** A body an app-level parser (express.json(), urlencoded()) already consumed. */
-function parsedBody(req: Request): unknown {
-  return (req as Request & { _body?: boolean })._body === true ? req.body : undefined;
+export interface SiterestExpressOptions {
+  /**
+   * Requests below the mount point that are outside siterest's namespaces (`/api/health` next to
+   * `/api/cal/events/v1/…`): `'next'` (the default) passes them on to the app's later routes and its 404 handler;
+   * `'rest_no_route'` answers them with WordPress's 404, as WordPress does for everything under `/wp-json/`.
+   * Unknown routes inside a namespace always get WordPress's `rest_no_route`.
+   */
+  unmatched?: 'next' | 'rest_no_route';
+}
+
+/** Whether a body parser of the app (express.json(), urlencoded(), text(), raw()) has read the body already. */
+function bodyRead(req: Request): boolean {
+  return req.readableEnded;
 }
 
 /**
  * An Express 5 router serving the site's REST interface; mount it where the API should live:
- * `app.use('/api', siterestExpress(site))`.
+ * `app.use('/api', siterestExpress(site))`. The site's authenticate hook gets Express's `req` (with the app's
+ * `req.session`, `req.user`), so type the site as `Site<Request>` — `createSite<Request>({ … })`.
  */
-export function siterestExpress(site: Site): Router {
+export function siterestExpress(site: Site<Request>, options: SiterestExpressOptions = {}): Router {
   const router = Router();
-  router.use(async (req: Request, res: Response, next) => {
+  const passOn = (options.unmatched ?? 'next') === 'next';
+  router.use(async (req: Request, res: Response, next: NextFunction) => {
     try {
+      if (passOn && !site.serves(req.path)) {
+        next();
+        return;
+      }
+      const read = bodyRead(req);
       const { request, bodyError } = await toSiteRequest(
-        { raw: req, method: req.method, url: req.url, basePath: req.baseUrl, parsedBody: parsedBody(req) },
+        {
+          raw: req,
+          method: req.method,
+          url: req.url,
+          basePath: req.baseUrl,
+          bodyRead: read,
+          parsedBody: read ? req.body : undefined,
+          frameworkRequest: req,
+        },
         site.bodyLimit,
       );
       const response = await site.handle(request, bodyError);
       res.status(response.status);
       for (const [name, value] of Object.entries(groupHeaders(response))) res.setHeader(name, value);
-      res.setHeader('Content-Length', Buffer.byteLength(response.body));
+      // HEAD answers carry GET's Content-Length from the pipeline; Node sends no body for them.
+      if (!res.hasHeader('Content-Length')) res.setHeader('Content-Length', Buffer.byteLength(response.body));
       res.end(response.body);
     } catch (error) {
       next(error);

@@ -1,14 +1,23 @@
 import type { AddressInfo } from 'node:net';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import type { Site } from '@siterest/core';
-import type { RunningServer } from '@siterest/core/testing';
+import type { RunningServer, ServeOptions } from '@siterest/core/testing';
 import { siterestFastify } from '@siterest/adapter-fastify';
 
-/** A Fastify app embedding the site at /api on a random port. */
-export async function serveWithFastify(site: Site, configure?: (app: FastifyInstance) => void): Promise<RunningServer> {
+/**
+ * A Fastify app embedding the site at /api on a random port, as the adapter contract describes it: an app route
+ * before the plugin and one after it, and the app's own 404.
+ */
+export async function serveWithFastify(
+  site: Site<FastifyRequest>,
+  options: ServeOptions & { configure?: (app: FastifyInstance) => void } = {},
+): Promise<RunningServer> {
   const app = Fastify();
-  configure?.(app);
-  await app.register(siterestFastify, { site, prefix: '/api' });
+  options.configure?.(app);
+  app.get('/api/app/before', async (_request, reply) => reply.type('text/plain').send('app: before'));
+  await app.register(siterestFastify, { site, prefix: '/api', unmatched: options.unmatched });
+  app.get('/api/app/after', async (_request, reply) => reply.type('text/plain').send('app: after'));
+  app.setNotFoundHandler(async (_request, reply) => reply.code(404).type('text/plain').send('app: not found'));
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/api`, close: () => app.close() };

@@ -1,6 +1,6 @@
 export { createSite, Site, type CreateSiteOptions, type NewUserInput } from './site.js';
 export { clockStartingAt, manualClock, systemClock, type Clock, type ManualClock } from './clock.js';
-export { DEFAULT_SETTINGS, resolveSettings, siteZone, type SiteSettings } from './settings.js';
+export { DEFAULT_SETTINGS, resolveSettings, type SiteSettings } from './settings.js';
 export { consoleLogger, silentLogger, type Logger, type SiteContext } from './site-context.js';
 
 export { ApiError, isApiError, type WireError } from './http/api-error.js';
@@ -10,6 +10,7 @@ export { ApiResponse, respond } from './http/api-response.js';
 export { readBody, DEFAULT_BODY_LIMIT, type ReadBodyOptions } from './http/body.js';
 export { toSiteRequest, groupHeaders, type NodeRequestParts } from './http/adapter-kit.js';
 export { encodeJson } from './http/json.js';
+export type { CorsOption, CorsOrigins } from './http/headers.js';
 export { headerValue, type RequestBody, type SiteRequest, type SiteResponse, type UploadedFile } from './http/request.js';
 
 export type { ArgSchema, ArgSpec, ArgType, ArgValidator, ArgSanitizer } from './args/spec.js';
@@ -33,7 +34,7 @@ export { buildOpenApiDocument, openApiRoute, type OpenApiExtras, type OpenApiOpe
 
 export { hasCap, canOnObject, type Principal, type OwnedObject } from './auth/principal.js';
 export { ROLE_NAMES, capsOfRole, postTypeCaps, type RoleName, type PostTypeCaps } from './auth/roles.js';
-export type { AuthenticateHook, AuthenticateResult } from './auth/authenticate.js';
+export type { AuthenticateHook, AuthenticateResult, HookCredentials } from './auth/authenticate.js';
 export {
   chunkApplicationPassword,
   hashApplicationPassword,

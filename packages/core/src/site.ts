@@ -1,11 +1,14 @@
 import { AnswerCache } from './answer-cache.js';
 import { newApplicationPasswordRecord } from './auth/application-passwords.js';
 import type { AuthenticateHook } from './auth/authenticate.js';
+import { createNonce, DEFAULT_NONCE_LIFETIME, newNonceKey, NONCE_KEY_OPTION, verifyNonce, type NonceSubject } from './auth/nonce.js';
 import { isRoleName, type RoleName } from './auth/roles.js';
 import { type Clock, systemClock } from './clock.js';
 import type { ApiError } from './http/api-error.js';
 import { DEFAULT_BODY_LIMIT } from './http/body.js';
-import { handleRequest, type PipelineContext } from './http/pipeline.js';
+import { coreErrors } from './http/errors.js';
+import type { CorsOption } from './http/headers.js';
+import { handleRequest, resolveRoutePath, type PipelineContext } from './http/pipeline.js';
 import type { SiteRequest, SiteResponse } from './http/request.js';
 import { builtInNamespaces } from './namespaces/index.js';
 import { builtInRoutes } from './registry/index-routes.js';
@@ -18,14 +21,25 @@ import type { UserRecord } from './store/records.js';
 import type { SiteStore } from './store/repositories.js';
 import { formatWpDate } from './time.js';
 
-export interface CreateSiteOptions {
+export interface CreateSiteOptions<FrameworkRequest = unknown> {
   store: SiteStore;
   /** Site settings (WordPress option names); they win over settings saved in the store. */
   settings?: Partial<SiteSettings>;
   /** The namespaces to serve; all built-in ones by default. Add your own with `defineNamespace`. */
   namespaces?: readonly NamespaceDefinition[];
-  /** Resolves the caller from the host app's own session when no Basic credentials are sent. */
-  authenticate?: AuthenticateHook;
+  /**
+   * Resolves the caller from the host app's own session when no Basic credentials are sent. It gets the neutral
+   * request and the framework's own (Express `req`, Fastify `request`). A caller it finds through a cookie needs
+   * a nonce from `site.createNonce()`, as in WordPress (see `HookCredentials`).
+   */
+  authenticate?: AuthenticateHook<FrameworkRequest>;
+  /**
+   * Cross-origin reads. By default every Origin is echoed, as WordPress does (cookie sessions are still safe:
+   * they need a nonce). `{ origins: [...] }` (or a test) limits that to some origins; `false` sends no CORS headers.
+   */
+  cors?: CorsOption;
+  /** How long a nonce lives, in seconds (WordPress's nonce_life, a day): valid for half of it to all of it. */
+  nonceLifetime?: number;
   /** Built-in application passwords over HTTP Basic (on by default). */
   applicationPasswords?: boolean | { authorizationUrl?: string };
   clock?: Clock;
@@ -48,23 +62,31 @@ export interface NewUserInput {
   url?: string;
 }
 
-export class Site implements PipelineContext {
+/** After the store failed to start, requests answer 503 at once for this long before the next attempt. */
+const START_RETRY_MS = 5_000;
+
+export class Site<FrameworkRequest = unknown> implements PipelineContext {
   readonly store: SiteStore;
   readonly registry: Registry;
   readonly logger: Logger;
   readonly basePath: string;
   readonly bodyLimit: number;
-  readonly authenticateHook: AuthenticateHook | undefined;
+  readonly authenticateHook: AuthenticateHook<FrameworkRequest> | undefined;
   readonly mail: MailTransport | undefined;
-  readonly applicationPasswords: { enabled: boolean; authorizationUrl: string };
+  readonly cors: CorsOption | undefined;
+  private readonly passwords: { enabled: boolean; authorizationUrl: string | null };
   private readonly clock: Clock;
   private readonly configured: Partial<SiteSettings>;
+  private readonly nonceLifetime: number;
   private current: SiteSettings;
   private readiness: Promise<void> | null = null;
+  private started = false;
+  private startFailure: { at: number; error: unknown; logged: boolean } | null = null;
+  private nonceKey: string | null = null;
   private unsubscribe: (() => void) | null = null;
   private readonly answers: AnswerCache | null;
 
-  constructor(options: CreateSiteOptions) {
+  constructor(options: CreateSiteOptions<FrameworkRequest>) {
     this.store = options.store;
     this.registry = new Registry(options.namespaces ?? builtInNamespaces(), builtInRoutes);
     this.logger = options.logger ?? consoleLogger;
@@ -72,16 +94,24 @@ export class Site implements PipelineContext {
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.authenticateHook = options.authenticate;
     this.mail = options.mail;
+    this.cors = options.cors;
+    this.nonceLifetime = options.nonceLifetime ?? DEFAULT_NONCE_LIFETIME;
     this.clock = options.clock ?? systemClock;
     this.configured = options.settings ?? {};
     this.answers = options.cache === false ? null : new AnswerCache(options.store);
     this.current = resolveSettings(this.configured);
     const passwords = options.applicationPasswords ?? true;
-    this.applicationPasswords = {
+    this.passwords = {
       enabled: passwords !== false,
-      authorizationUrl:
-        (typeof passwords === 'object' && passwords.authorizationUrl) ||
-        `${this.current.url}/wp-admin/authorize-application.php`,
+      authorizationUrl: (typeof passwords === 'object' && passwords.authorizationUrl) || null,
+    };
+  }
+
+  /** Whether application passwords are on, and the page advertised for them (by default under the current site URL). */
+  get applicationPasswords(): { enabled: boolean; authorizationUrl: string } {
+    return {
+      enabled: this.passwords.enabled,
+      authorizationUrl: this.passwords.authorizationUrl ?? `${this.current.url}/wp-admin/authorize-application.php`,
     };
   }
 
@@ -97,7 +127,11 @@ export class Site implements PipelineContext {
     return this.answers ? this.answers.remember(key, compute) : compute();
   }
 
-  /** Prepares the store and loads saved settings; `handle` calls it on first use. */
+  /**
+   * Prepares the store, loads saved settings and the nonce key. Call it when the app starts: it rejects with
+   * the store's error (a database that cannot be reached, a schema that is not migrated), so the app can stop
+   * instead of serving. Until it has succeeded, requests answer 503 `rest_service_unavailable`.
+   */
   ready(): Promise<void> {
     this.readiness ??= (async () => {
       await this.store.init?.();
@@ -107,11 +141,46 @@ export class Site implements PipelineContext {
           this.reloadSettings().catch((error: unknown) => this.logger.warn('settings reload failed', { error: String(error) }));
         }) ?? null;
       await this.reloadSettings();
+      this.nonceKey = await this.loadNonceKey();
+      this.started = true;
+      this.startFailure = null;
     })().catch((error: unknown) => {
       this.readiness = null;
+      this.startFailure = { at: performance.now(), error, logged: false };
       throw error;
     });
     return this.readiness;
+  }
+
+  /** The key every instance on the same store signs nonces with: made once, kept as an option. */
+  private async loadNonceKey(): Promise<string> {
+    const key = await this.store.options.add(NONCE_KEY_OPTION, newNonceKey());
+    if (typeof key !== 'string' || key.length < 32) throw new Error(`The option ${NONCE_KEY_OPTION} does not hold a usable key.`);
+    return key;
+  }
+
+  /**
+   * A nonce for a user's cookie session (user 0: a visitor who is not signed in), what wp_create_nonce('wp_rest')
+   * gives a WordPress page: put it in the pages the app serves, for the `X-WP-Nonce` header or the `_wpnonce`
+   * param. It is valid for 12 to 24 hours (`nonceLifetime`), on every instance that shares the store, and — when
+   * `session` is given and the authenticate hook returns the same `session` — only within that session.
+   */
+  async createNonce(userId: number, options: { session?: string } = {}): Promise<string> {
+    await this.ready();
+    return this.createNonceFor({ userId, session: options.session });
+  }
+
+  createNonceFor(subject: NonceSubject): string {
+    return createNonce(this.requireNonceKey(), subject, this.now(), this.nonceLifetime);
+  }
+
+  verifyNonceFor(nonce: unknown, subject: NonceSubject): 1 | 2 | false {
+    return verifyNonce(this.requireNonceKey(), nonce, subject, this.now(), this.nonceLifetime);
+  }
+
+  private requireNonceKey(): string {
+    if (this.nonceKey === null) throw new Error('The site is not ready: await site.ready() first.');
+    return this.nonceKey;
   }
 
   async reloadSettings(): Promise<void> {
@@ -130,14 +199,39 @@ export class Site implements PipelineContext {
     return this.current;
   }
 
-  /** Serves one neutral request. Adapters pass `bodyError` when the body could not be read (413, 400). */
+  /**
+   * Whether a path below the mount point (without the query) is siterest's: the API root (which also answers
+   * `?rest_route=`) or a path inside one of its namespaces
+   * (unknown routes there get WordPress's `rest_no_route`). Adapters pass other requests on to the host app.
+   */
+  serves(path: string): boolean {
+    return this.registry.owns(resolveRoutePath(path, {}));
+  }
+
+  /**
+   * Serves one neutral request. Adapters pass `bodyError` when the body could not be read (413, 400). While the
+   * store cannot start, the answer is 503 `rest_service_unavailable`.
+   */
   async handle(request: SiteRequest, bodyError?: ApiError): Promise<SiteResponse> {
+    const unavailable = this.started ? undefined : await this.startForRequests();
+    return handleRequest(this, request, unavailable ?? bodyError);
+  }
+
+  /** Starts the site for a request; after a failure, answers 503 at once until the next attempt is due. */
+  private async startForRequests(): Promise<ApiError | undefined> {
+    const failed = this.startFailure;
+    if (failed && performance.now() - failed.at < START_RETRY_MS) return coreErrors.serviceUnavailable();
     try {
       await this.ready();
-    } catch (error) {
-      this.logger.error('the store could not be initialised', { error: String(error) });
+      return undefined;
+    } catch {
+      const failure = this.startFailure;
+      if (failure && !failure.logged) {
+        failure.logged = true;
+        this.logger.error('the store could not be started; answering 503 until it can', { error: String(failure.error) });
+      }
+      return coreErrors.serviceUnavailable();
     }
-    return handleRequest(this, request, bodyError);
   }
 
   async createUser(input: NewUserInput): Promise<UserRecord> {
@@ -190,10 +284,9 @@ export class Site implements PipelineContext {
 }
 
 /** The store notification channel on which instances announce changed settings. */
-export const SETTINGS_CHANNEL = 'siterest.settings';
+const SETTINGS_CHANNEL = 'siterest.settings';
 
-export function createSite(options: CreateSiteOptions): Site {
+export function createSite<FrameworkRequest = unknown>(options: CreateSiteOptions<FrameworkRequest>): Site<FrameworkRequest> {
   return new Site(options);
 }
 
-export { SETTING_NAMES };

@@ -30,11 +30,6 @@ export const wallClockToUtc = memoize(
   (text, zone) => `${typeof zone === 'string' ? zone : zone.name}|${text}`,
 );
 
-export function utcToWallClock(text: string, zone: Zone | string): string {
-  const dt = parseWpDate(text, 'UTC');
-  return dt ? dt.setZone(zone).toFormat(WP_FORMAT) : text;
-}
-
 /** `{year, month, day, hour, minutes, seconds}` as zero-padded strings (TEC's date details). */
 export function dateDetails(text: string): Record<'year' | 'month' | 'day' | 'hour' | 'minutes' | 'seconds', string> {
   const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(text);

@@ -1,18 +1,19 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
 import { postgresStore } from './postgres-store.js';
+import { DEFAULT_SCHEMA } from './tables.js';
 
 /** `siterest-migrate`: applies the store's migrations to DATABASE_URL. Safe to run from several deploys at once. */
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
-      schema: { type: 'string', default: process.env.SITEREST_SCHEMA ?? 'public' },
+      schema: { type: 'string', default: process.env.SITEREST_SCHEMA ?? DEFAULT_SCHEMA },
       'extension-schema': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) {
-    console.log('Usage: DATABASE_URL=postgres://… siterest-migrate [--schema public] [--extension-schema public]');
+    console.log(`Usage: DATABASE_URL=postgres://… siterest-migrate [--schema ${DEFAULT_SCHEMA}] [--extension-schema public]`);
     return 0;
   }
   const connectionString = process.env.DATABASE_URL;

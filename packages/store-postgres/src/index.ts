@@ -1,4 +1,5 @@
 export { postgresStore, openPGlite, type PostgresStoreOptions } from './postgres-store.js';
+export type { PGliteDatabase, PgPool, PgPoolSettings } from './drivers.js';
 export { PostgresStore } from './store.js';
 export { RESYNC_PAYLOAD, type Unsubscribe } from './notifications.js';
 export { LATEST_VERSION, type MigrationResult } from './migrate.js';

@@ -1,7 +1,8 @@
 import type { SqlClient } from './sql/client.js';
 import { quoteIdent } from './sql/identifiers.js';
 import { LATEST_VERSION, MIGRATIONS } from './migrations/index.js';
-import type { Tables } from './tables.js';
+import type { Migration } from './migrations/migration.js';
+import { DEFAULT_SCHEMA, type Tables } from './tables.js';
 
 /**
  * One lock for every schema of the database: besides guarding each schema's migrations it serialises
@@ -35,6 +36,7 @@ export function migrateSchema(sql: SqlClient, tables: Tables, options: MigrateOp
       )`,
     );
     const done = new Set((await tx.query<{ version: number }>(`SELECT version FROM ${tables.migrations}`)).map((r) => Number(r.version)));
+    await refuseForeignNames(tx, tables.schema, MIGRATIONS.filter((m) => !done.has(m.version)));
     const applied: string[] = [];
     for (const migration of MIGRATIONS) {
       if (done.has(migration.version)) continue;
@@ -49,6 +51,35 @@ export function migrateSchema(sql: SqlClient, tables: Tables, options: MigrateOp
     const version = Math.max(0, ...done, ...MIGRATIONS.filter((m) => !done.has(m.version)).map((m) => m.version));
     return { version, applied };
   });
+}
+
+/** The tables, indexes and sequences a migration creates. */
+function createdNames(migration: Migration): string[] {
+  const names: string[] = [];
+  for (const statement of migration.statements) {
+    const created = /^\s*CREATE\s+(?:UNIQUE\s+)?(?:TABLE|INDEX|SEQUENCE|VIEW)\s+(?:IF\s+NOT\s+EXISTS\s+)?"?([a-z_][a-z0-9_]*)/i.exec(statement);
+    if (created) names.push(created[1]!.toLowerCase());
+  }
+  return names;
+}
+
+/**
+ * Before creating anything, makes sure the schema holds nothing of the same names that is not siterest's (an app's
+ * own `users` table, say), so a shared database gets a clear message instead of "relation already exists".
+ */
+async function refuseForeignNames(tx: SqlClient, schema: string, pending: readonly Migration[]): Promise<void> {
+  const names = [...new Set(pending.flatMap(createdNames))];
+  if (names.length === 0) return;
+  const taken = await tx.query<{ name: string }>(
+    'SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = ANY($2::text[]) ORDER BY c.relname',
+    [schema, names],
+  );
+  if (taken.length === 0) return;
+  throw new Error(
+    `The PostgreSQL schema "${schema}" already holds ${taken.map((t) => `"${t.name}"`).join(', ')}, which siterest would create and ` +
+      `which are not siterest's. Keep siterest's tables in a schema of their own: postgresStore({ …, schema: 'another_name' }) ` +
+      `or \`siterest-migrate --schema another_name\` (the default schema is "${DEFAULT_SCHEMA}").`,
+  );
 }
 
 async function ensureExtension(tx: SqlClient, name: string, schema: string): Promise<string> {

@@ -1,6 +1,7 @@
-import pg from 'pg';
+import { createRequire } from 'node:module';
 import type { Pool, PoolConfig } from 'pg';
 import type { PGliteInterface } from '@electric-sql/pglite';
+import type { PGliteDatabase, PgPool, PgPoolSettings } from './drivers.js';
 import type { FirstIds } from './first-ids.js';
 import { Notifications } from './notifications.js';
 import type { SqlClient } from './sql/client.js';
@@ -8,18 +9,18 @@ import { channelFor } from './sql/identifiers.js';
 import { PgSqlClient } from './sql/pg-client.js';
 import { PGliteSqlClient } from './sql/pglite-client.js';
 import { PostgresStore } from './store.js';
-import { tablesIn } from './tables.js';
+import { DEFAULT_SCHEMA, tablesIn } from './tables.js';
 
 export interface PostgresStoreOptions {
   /** The app's node-postgres pool; the store never ends it. */
-  pool?: Pool;
+  pool?: PgPool;
   /** A PGlite instance (created with `extensions: { pg_trgm }`, see openPGlite); the store never closes it. */
-  pglite?: PGliteInterface;
-  /** Or let the store make (and end, on close) its own pool. */
+  pglite?: PGliteDatabase;
+  /** Or let the store make (and end, on close) its own node-postgres pool. */
   connectionString?: string;
   /** Settings for that pool. */
-  poolConfig?: Omit<PoolConfig, 'connectionString'>;
-  /** Where the tables live (default `public`): lower-case letters, digits and `_`. */
+  poolConfig?: PgPoolSettings;
+  /** Where the tables live (default `siterest`, created by the migrations): lower-case letters, digits and `_`. */
   schema?: string;
   /** Where the id sequences start, as the memory store's option. Applied by migrate() and init(); sequences only move up. */
   firstIds?: FirstIds;
@@ -40,14 +41,26 @@ const POOL_DEFAULTS: PoolConfig = {
 function clientFor(options: PostgresStoreOptions): SqlClient {
   const given = [options.pool, options.pglite, options.connectionString].filter((x) => x !== undefined);
   if (given.length !== 1) throw new Error('postgresStore needs exactly one of `pool`, `pglite` or `connectionString`.');
-  if (options.pool) return new PgSqlClient(options.pool, false);
-  if (options.pglite) return new PGliteSqlClient(options.pglite, false);
-  return new PgSqlClient(new pg.Pool({ ...POOL_DEFAULTS, ...options.poolConfig, connectionString: options.connectionString }), true);
+  // The driver types above describe what these are; the clients are written against the drivers' own types.
+  if (options.pool) return new PgSqlClient(options.pool as unknown as Pool, false);
+  if (options.pglite) return new PGliteSqlClient(options.pglite as unknown as PGliteInterface, false);
+  return new PgSqlClient(ownPool({ ...POOL_DEFAULTS, ...options.poolConfig, connectionString: options.connectionString } as PoolConfig), true);
+}
+
+/** pg is an optional peer dependency: it is loaded only when the store makes its own pool. */
+function ownPool(config: PoolConfig): Pool {
+  let pg: typeof import('pg');
+  try {
+    pg = createRequire(import.meta.url)('pg') as typeof import('pg');
+  } catch (error) {
+    throw new Error('postgresStore({ connectionString }) needs the node-postgres driver: install the `pg` package.', { cause: error });
+  }
+  return new pg.Pool(config);
 }
 
 /** A SiteStore keeping everything in PostgreSQL (a server through node-postgres, or PGlite). */
 export function postgresStore(options: PostgresStoreOptions): PostgresStore {
-  const tables = tablesIn(options.schema ?? 'public');
+  const tables = tablesIn(options.schema ?? DEFAULT_SCHEMA);
   const sql = clientFor(options);
   return new PostgresStore(
     sql,
@@ -62,7 +75,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
 }
 
 /** A PGlite database with the extensions the store needs; in memory unless `dataDir` names a directory. */
-export async function openPGlite(dataDir?: string): Promise<PGliteInterface> {
+export async function openPGlite(dataDir?: string): Promise<PGliteDatabase> {
   const [{ PGlite }, { pg_trgm }] = await Promise.all([import('@electric-sql/pglite'), import('@electric-sql/pglite/contrib/pg_trgm')]);
   return PGlite.create({ ...(dataDir ? { dataDir } : {}), extensions: { pg_trgm } });
 }

@@ -31,7 +31,7 @@ import type { SqlClient } from './sql/client.js';
 import type { Tables } from './tables.js';
 
 /** The write methods of the repositories: after each committed one, the change version advances. */
-const WRITE_METHODS = ['create', 'update', 'delete', 'set', 'recordUse'] as const;
+const WRITE_METHODS = ['create', 'update', 'delete', 'set', 'add', 'recordUse'] as const;
 
 function tracked<R extends object>(repository: R, changed: () => Promise<void>): R {
   const out = { ...repository } as Record<string, unknown>;

@@ -24,6 +24,9 @@ export interface Tables {
   readonly changes: string;
 }
 
+/** siterest keeps its tables in a schema of its own, so they never meet an app's `users` or `options`. */
+export const DEFAULT_SCHEMA = 'siterest';
+
 export function tablesIn(schema: string): Tables {
   const s = quoteIdent(assertPlainName(schema, 'The schema name'));
   return {

@@ -38,11 +38,11 @@ async function both<T>(work: (store: SiteStore) => Promise<T>): Promise<[T, T]> 
   return [await work(memory), await work(pg)];
 }
 
-let categories: number[] = [];
-let tags: number[] = [];
-let venues: number[] = [];
-let organizers: number[] = [];
-let events: number[] = [];
+const categories: number[] = [];
+const tags: number[] = [];
+const venues: number[] = [];
+const organizers: number[] = [];
+const events: number[] = [];
 
 beforeAll(async () => {
   db = await openTestDatabase();

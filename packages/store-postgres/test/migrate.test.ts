@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newEvent } from '@siterest/core/testing';
 import { LATEST_VERSION, postgresStore } from '../src/index.js';
 import { MIGRATIONS } from '../src/migrations/index.js';
-import { DATABASE_URL, dropSchema, openTestDatabase, uniqueSchema, type TestDatabase } from './support/database.js';
+import { DATABASE_URL, dropSchema, freshDatabase, openTestDatabase, uniqueSchema, type TestDatabase } from './support/database.js';
 
 /** Every migration's label, in order (`001_initial`, …). */
 const ALL = MIGRATIONS.map((m) => `${String(m.version).padStart(3, '0')}_${m.name}`);
@@ -73,6 +73,32 @@ describe('migrations', () => {
   });
 });
 
+describe('a database the app already uses', () => {
+  it('gets siterest\'s tables in a schema of their own ("siterest"), next to the app\'s own users and options', async () => {
+    const fresh = await freshDatabase();
+    try {
+      await fresh.admin('CREATE TABLE public.users (id serial PRIMARY KEY, email text NOT NULL)');
+      await fresh.admin('CREATE TABLE public.options (key text PRIMARY KEY, value text)');
+      await fresh.admin("INSERT INTO public.users (email) VALUES ('owner@app.example')");
+      const store = postgresStore({ ...fresh.connection });
+      expect(store.schema).toBe('siterest');
+      expect(await store.migrate()).toEqual({ version: LATEST_VERSION, applied: ALL });
+      await store.users.create({ login: 'editor', email: 'e@example.com', displayName: 'E', nicename: 'e', url: '', registered: '2026-01-01 00:00:00', roles: ['editor'] });
+      expect(await fresh.admin('SELECT email FROM public.users')).toEqual([{ email: 'owner@app.example' }]);
+      expect(await fresh.admin('SELECT login FROM siterest.users')).toEqual([{ login: 'editor' }]);
+      await store.close();
+
+      // Asked to share the app's schema, it says what is in the way and what to do, and creates nothing.
+      const shared = postgresStore({ ...fresh.connection, schema: 'public' });
+      await expect(shared.migrate()).rejects.toThrow(/schema "public" already holds "options", "users".*schema: 'another_name'.*--schema another_name/s);
+      expect(await fresh.admin("SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'")).toEqual([{ n: 2 }]);
+      await shared.close();
+    } finally {
+      await fresh.drop();
+    }
+  });
+});
+
 describe('siterest-migrate', () => {
   const run = promisify(execFile);
   const cli = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
@@ -84,14 +110,12 @@ describe('siterest-migrate', () => {
     await expect(migrateCli(env)).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/set DATABASE_URL/) });
   });
 
-  if (DATABASE_URL) {
-    it('migrates DATABASE_URL from the command line, idempotently', async () => {
-      const schema = freshSchema();
-      const env = { ...process.env, DATABASE_URL };
-      const first = await migrateCli(env, '--schema', schema);
-      expect(first.stdout).toMatch(new RegExp(`schema "${schema}" migrated to version ${LATEST_VERSION} \\(${ALL.join(', ')}\\)`));
-      const second = await migrateCli(env, '--schema', schema);
-      expect(second.stdout).toMatch(new RegExp(`is up to date \\(version ${LATEST_VERSION}\\)`));
-    });
-  }
+  it.skipIf(!DATABASE_URL)('migrates DATABASE_URL from the command line, idempotently (needs a PostgreSQL server: set DATABASE_URL)', async () => {
+    const schema = freshSchema();
+    const env = { ...process.env, DATABASE_URL };
+    const first = await migrateCli(env, '--schema', schema);
+    expect(first.stdout).toMatch(new RegExp(`schema "${schema}" migrated to version ${LATEST_VERSION} \\(${ALL.join(', ')}\\)`));
+    const second = await migrateCli(env, '--schema', schema);
+    expect(second.stdout).toMatch(new RegExp(`is up to date \\(version ${LATEST_VERSION}\\)`));
+  });
 });

@@ -38,7 +38,7 @@ export interface ArgSchema {
   required?: boolean | string[];
 }
 
-export interface ArgContext {
+interface ArgContext {
   param: string;
   request: ApiRequest;
 }
@@ -66,7 +66,7 @@ export interface ArgSpec extends ArgSchema {
 }
 
 /** The JSON-schema keywords WordPress copies into route indexes (`rest_get_allowed_schema_keywords`). */
-export const INDEX_KEYWORDS: ReadonlySet<string> = new Set([
+const INDEX_KEYWORDS: ReadonlySet<string> = new Set([
   'title',
   'description',
   'default',

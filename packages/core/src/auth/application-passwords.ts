@@ -8,14 +8,14 @@ import type { ApplicationPasswordRecord } from '../store/records.js';
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 const SCHEME = 'sha256';
 
-export function generateApplicationPassword(): string {
+function generateApplicationPassword(): string {
   let out = '';
   for (let i = 0; i < 24; i++) out += ALPHABET[randomInt(ALPHABET.length)];
   return out;
 }
 
 /** WordPress accepts the password with or without the spaces it shows it with. */
-export function normalizeApplicationPassword(input: string): string {
+function normalizeApplicationPassword(input: string): string {
   return input.replace(/[^a-z\d]/gi, '');
 }
 

@@ -1,18 +1,60 @@
-import { ApiError } from '../http/api-error.js';
 import { coreErrors } from '../http/errors.js';
 import { headerValue, type SiteRequest } from '../http/request.js';
 import type { SiteContext } from '../site-context.js';
 import type { UserRecord } from '../store/records.js';
 import { verifyApplicationPassword } from './application-passwords.js';
+import type { NonceSubject } from './nonce.js';
 import type { Principal } from './principal.js';
+
+/** How a host app's `authenticate` hook says where the caller's credentials came from. */
+export interface HookCredentials {
+  /**
+   * `'cookie'` (the default): credentials a browser attaches by itself — a session cookie, a `req.session`, a
+   * `req.user` restored from one. Any site can make a browser send them, so, as with WordPress's cookie
+   * authentication, such a caller counts only with a nonce from `site.createNonce()` in the `X-WP-Nonce` header
+   * or the `_wpnonce` param; without one the request is anonymous, and a wrong one is a 403.
+   * `'header'`: credentials a client must attach on purpose (a bearer token in `Authorization`), which another
+   * site cannot make a browser send; no nonce is needed.
+   */
+  credentials?: 'cookie' | 'header';
+  /** The caller's session (WordPress's session token): nonces then only verify within that session. */
+  session?: string;
+}
 
 /**
  * What a host app's `authenticate` hook returns: a full principal, a user of the store by id or login, or
- * nothing for an anonymous request.
+ * nothing for an anonymous request; each optionally says where its credentials came from.
  */
-export type AuthenticateResult = Principal | { userId: number } | { login: string } | null | undefined;
+export type AuthenticateResult =
+  | ((Principal | { userId: number } | { login: string }) & HookCredentials)
+  | null
+  | undefined;
 
-export type AuthenticateHook = (request: SiteRequest) => AuthenticateResult | Promise<AuthenticateResult>;
+/**
+ * The host app's hook: the neutral request, and the framework's own request object (Express `req`, Fastify
+ * `request`) for the app's session, `req.user` and the like.
+ */
+export type AuthenticateHook<FrameworkRequest = unknown> = (
+  request: SiteRequest,
+  frameworkRequest: FrameworkRequest,
+) => AuthenticateResult | Promise<AuthenticateResult>;
+
+/** What authentication needs of the site besides the store: the hook and its nonces. */
+export interface AuthContext extends SiteContext {
+  // Each adapter types the framework request; here it is passed through untouched.
+  readonly authenticateHook: AuthenticateHook<any> | undefined;
+  createNonceFor(subject: NonceSubject): string;
+  verifyNonceFor(nonce: unknown, subject: NonceSubject): 1 | 2 | false;
+}
+
+/** Who is calling, and what that means for the answer. */
+export interface Caller {
+  principal: Principal | null;
+  /** Headers WordPress sends for this caller: a fresh `X-WP-Nonce` after a valid one. */
+  headers: Array<[string, string]>;
+  /** Whether a cross-origin answer may be read with credentials (never for a cookie session without a nonce). */
+  credentialed: boolean;
+}
 
 export function principalOf(user: UserRecord): Principal {
   return { id: user.id, login: user.login, roles: user.roles, displayName: user.displayName, email: user.email };
@@ -22,23 +64,36 @@ const DAY = 86_400;
 
 /**
  * Resolves who is calling. HTTP Basic credentials are checked as application passwords (a wrong one is a 401,
- * as in WordPress); without them the host app's hook decides.
+ * as in WordPress); without them the host app's hook decides. Cookie-style credentials then pass WordPress's
+ * rest_cookie_check_errors: no nonce makes the request anonymous, a wrong one is `rest_cookie_invalid_nonce`.
  */
-export async function authenticate(
-  site: SiteContext,
-  request: SiteRequest,
-  hook: AuthenticateHook | undefined,
-): Promise<Principal | null> {
+export async function identifyCaller(site: AuthContext, request: SiteRequest, nonce: unknown, frameworkRequest: unknown): Promise<Caller> {
   const authorization = headerValue(request.headers, 'authorization');
   if (site.applicationPasswords.enabled && authorization && /^basic\s+/i.test(authorization)) {
-    return authenticateBasic(site, authorization.replace(/^basic\s+/i, ''), request.remoteAddress);
+    const principal = await authenticateBasic(site, authorization.replace(/^basic\s+/i, ''), request.remoteAddress);
+    return { principal, headers: [], credentialed: true };
   }
-  if (!hook) return null;
-  const result = await hook(request);
-  if (!result) return null;
-  if ('roles' in result) return result;
-  const user =
-    'userId' in result ? await site.store.users.get(result.userId) : await site.store.users.findByLogin(result.login);
+  const result = site.authenticateHook ? await site.authenticateHook(request, frameworkRequest) : null;
+  const principal = result ? await principalFromHook(site, result) : null;
+  if (result && principal && result.credentials === 'header') return { principal, headers: [], credentialed: true };
+
+  if (nonce === undefined) return { principal: null, headers: [], credentialed: principal === null };
+  const subject: NonceSubject = { userId: principal?.id ?? 0, session: result?.session };
+  if (site.verifyNonceFor(nonce, subject) === false) throw coreErrors.cookieInvalidNonce();
+  return { principal, headers: [['X-WP-Nonce', site.createNonceFor(subject)]], credentialed: true };
+}
+
+async function principalFromHook(site: SiteContext, result: NonNullable<AuthenticateResult>): Promise<Principal | null> {
+  if (Object.hasOwn(result, 'roles')) {
+    const { credentials: _credentials, session: _session, ...principal } = result as Principal & HookCredentials;
+    return principal;
+  }
+  if (Object.hasOwn(result, 'userId')) return userPrincipal(await site.store.users.get((result as { userId: number }).userId));
+  if (Object.hasOwn(result, 'login')) return userPrincipal(await site.store.users.findByLogin((result as { login: string }).login));
+  return null;
+}
+
+function userPrincipal(user: UserRecord | null): Principal | null {
   return user ? principalOf(user) : null;
 }
 
@@ -58,8 +113,4 @@ async function authenticateBasic(site: SiteContext, encoded: string, ip: string 
     await site.store.applicationPasswords.recordUse(match.uuid, now, ip ?? null);
   }
   return principalOf(user);
-}
-
-export function isAuthError(error: unknown): error is ApiError {
-  return error instanceof ApiError && error.status === 401;
 }

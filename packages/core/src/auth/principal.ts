@@ -27,7 +27,7 @@ export function hasCap(principal: Principal | null | undefined, cap: string): bo
 }
 
 /** WordPress map_meta_cap for edit_post / delete_post / read_post / publish_post on a post-like object. */
-export function mapMetaCap(
+function mapMetaCap(
   principal: Principal | null | undefined,
   meta: 'edit_post' | 'delete_post' | 'read_post' | 'publish_post',
   caps: PostTypeCaps,

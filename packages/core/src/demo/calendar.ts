@@ -30,6 +30,8 @@ export interface DemoEvent {
   excerpt?: string;
   /** Days from today, and the local start time. */
   day: number;
+  /** Moves the day forward to this weekday (1 Monday … 7 Sunday), for events named or tagged by their day. */
+  weekday?: 1 | 2 | 3 | 4 | 5 | 6 | 7;
   start: string;
   /** Duration in minutes, or whole days for all-day events. */
   minutes?: number;
@@ -64,10 +66,13 @@ export const DEMO_ORGANIZERS: DemoOrganizer[] = [
   { key: 'bluenote', organizer: 'Blue Note Presents', description: 'Booking jazz since 1998.', email: 'bookings@bluenote.example', phone: '+1 541 555 0177' },
 ];
 
+const SATURDAY = 6;
+
 const markets: DemoEvent[] = [3, 10, 17, 24, 31, 38, 45, 52].map((day) => ({
   title: 'Saturday Makers Market',
   description: 'Fresh produce, bread, crafts and street food from forty local stalls.',
   day,
+  weekday: SATURDAY,
   start: '08:00',
   minutes: 300,
   venue: 'square',
@@ -96,7 +101,7 @@ export const DEMO_EVENTS: DemoEvent[] = [
   ...markets,
   ...jazz,
   { title: 'Riverside Symphony: Autumn Gala', description: 'Dvořák’s New World Symphony and a premiere by a local composer.', day: 12, start: '19:30', minutes: 150, venue: 'hall', organizers: ['arts'], categories: ['Classical'], tags: ['Evening', 'Accessible'], cost: ['$20', '$45'], featured: true },
-  { title: 'Winter Folk Festival', description: 'Three days of folk music on two stages, with ceilidhs every night.', day: 26, start: '00:00', days: 3, allDay: true, venue: 'park', organizers: ['arts'], categories: ['Folk'], tags: ['Outdoor', 'Weekend'], cost: '$35', featured: true },
+  { title: 'Winter Folk Festival', description: 'Three days of folk music on two stages, with ceilidhs every night.', day: 26, weekday: 5, start: '00:00', days: 3, allDay: true, venue: 'park', organizers: ['arts'], categories: ['Folk'], tags: ['Outdoor', 'Weekend'], cost: '$35', featured: true },
   { title: 'Beginners’ Pottery Workshop', description: 'Learn to throw a bowl on the wheel. All materials included.', day: 8, start: '10:00', minutes: 180, venue: 'mill', organizers: ['arts'], categories: ['Workshops'], tags: ['Accessible'], cost: '$45' },
   { title: 'Watercolour for Everyone', description: 'A relaxed afternoon of painting the harbour.', day: 22, start: '14:00', minutes: 150, venue: 'mill', organizers: ['arts'], categories: ['Workshops'], cost: '$30' },
   { title: 'Repair Café', description: 'Bring broken lamps, toasters and jumpers; volunteers help you fix them.', day: 14, start: '10:00', minutes: 240, venue: 'library', organizers: ['library'], categories: ['Workshops', 'Family'], tags: ['Free entry'], cost: 'Free' },
@@ -104,8 +109,8 @@ export const DEMO_EVENTS: DemoEvent[] = [
   { title: 'Code Club for Kids', description: 'Scratch and Python for ages 8–12. Laptops provided.', day: 20, start: '16:00', minutes: 90, venue: 'library', organizers: ['library'], categories: ['Family'], tags: ['Kids', 'Free entry'], cost: 'Free' },
   { title: 'Author Talk: Rivers of the West', description: 'A historian on the towns that grew up along the river.', day: 16, start: '18:30', minutes: 90, venue: 'library', organizers: ['library'], categories: ['Family'], tags: ['Evening', 'Accessible'], cost: '$5' },
   { title: 'A Midsummer Night’s Dream', description: 'The Mill Players’ new production, four nights only.', day: 36, start: '19:30', minutes: 60 * 24 * 3 + 150, venue: 'mill', organizers: ['arts'], categories: ['Theatre'], tags: ['Evening'], cost: ['$12', '$18'] },
-  { title: 'Harbour 10K', description: 'A flat, fast loop along the waterfront. Chip timing and medals.', day: 41, start: '09:00', minutes: 180, venue: 'ground', organizers: ['runners'], categories: ['Sports'], tags: ['Outdoor', 'Weekend'], cost: '$25' },
-  { title: 'Parkrun Social', description: 'Coffee and cake after the weekly run.', day: 9, start: '09:00', minutes: 120, venue: 'park', organizers: ['runners'], categories: ['Sports'], tags: ['Free entry', 'Outdoor', 'Weekend'], cost: 'Free' },
+  { title: 'Harbour 10K', description: 'A flat, fast loop along the waterfront. Chip timing and medals.', day: 41, weekday: 7, start: '09:00', minutes: 180, venue: 'ground', organizers: ['runners'], categories: ['Sports'], tags: ['Outdoor', 'Weekend'], cost: '$25' },
+  { title: 'Parkrun Social', description: 'Coffee and cake after the weekly run.', day: 9, weekday: SATURDAY, start: '09:00', minutes: 120, venue: 'park', organizers: ['runners'], categories: ['Sports'], tags: ['Free entry', 'Outdoor', 'Weekend'], cost: 'Free' },
   { title: 'New Year’s Eve Fireworks', description: 'Music from 10pm and fireworks over the harbour at midnight.', day: 58, start: '22:00', minutes: 150, venue: 'park', organizers: ['arts'], categories: ['Family'], tags: ['Free entry', 'Outdoor', 'Evening'], cost: 'Free', featured: true },
   { title: 'Chamber Music Matinee', description: 'Haydn and Brahms string quartets.', day: 68, start: '15:00', minutes: 120, venue: 'hall', organizers: ['arts'], categories: ['Classical'], tags: ['Accessible'], cost: '$18' },
   { title: 'Open Mic Night', description: 'Poetry, songs and comedy. Sign up at the bar.', day: 30, start: '19:00', minutes: 180, venue: 'club', organizers: ['bluenote'], categories: ['Music'], tags: ['Evening', 'Free entry'], cost: '0' },

@@ -3,6 +3,7 @@ import { principalOf } from '../auth/authenticate.js';
 import type { Principal } from '../auth/principal.js';
 import { siteZone } from '../settings.js';
 import { popups } from '../namespaces/popups/index.js';
+import { WP_FORMAT } from '../time.js';
 import type { Site } from '../site.js';
 import { DEMO_CATEGORIES, DEMO_EVENTS, DEMO_ORGANIZERS, DEMO_TAGS, DEMO_VENUES, type DemoEvent } from './calendar.js';
 
@@ -57,13 +58,14 @@ export async function seedDemoSite(site: Site, options: { login?: string } = {})
 
 function eventBody(event: DemoEvent, today: DateTime, venues: Map<string, number>, organizers: Map<string, number>): Record<string, unknown> {
   const [hour, minute] = event.start.split(':').map(Number) as [number, number];
-  const start = today.plus({ days: event.day }).set({ hour, minute });
+  const day = today.plus({ days: event.day });
+  const start = (event.weekday ? day.plus({ days: (event.weekday - day.weekday + 7) % 7 }) : day).set({ hour, minute });
   const end = event.allDay ? start.plus({ days: (event.days ?? 1) - 1 }) : start.plus({ minutes: event.minutes ?? 60 });
   const body: Record<string, unknown> = {
     title: event.title,
     description: event.description,
-    start_date: start.toFormat('yyyy-MM-dd HH:mm:ss'),
-    end_date: end.toFormat('yyyy-MM-dd HH:mm:ss'),
+    start_date: start.toFormat(WP_FORMAT),
+    end_date: end.toFormat(WP_FORMAT),
     all_day: event.allDay ?? false,
     categories: event.categories ?? [],
     tags: event.tags ?? [],

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { ApiError } from './api-error.js';
-import { readBody } from './body.js';
+import { FORM_TYPE, JSON_TYPE, readBody } from './body.js';
 import type { RequestBody, SiteRequest, SiteResponse } from './request.js';
 
 /**
@@ -13,8 +13,14 @@ export interface NodeRequestParts {
   /** Path below the mount point, with the query string. */
   url: string;
   basePath: string;
-  /** A body the host framework already parsed, if any. */
+  /**
+   * Whether the host app already read the body (a body parser ran before siterest); `parsedBody` is then what it
+   * made of it: an object (`express.json()`, `express.urlencoded()`), a string (`text()`) or bytes (`raw()`).
+   */
+  bodyRead?: boolean;
   parsedBody?: unknown;
+  /** The framework's own request, for the site's authenticate hook. */
+  frameworkRequest?: unknown;
 }
 
 export async function toSiteRequest(
@@ -30,9 +36,10 @@ export async function toSiteRequest(
     headers,
     basePath: parts.basePath,
     remoteAddress: parts.raw.socket?.remoteAddress,
+    frameworkRequest: parts.frameworkRequest,
   };
-  if (parts.parsedBody !== undefined) {
-    request.body = { kind: 'parsed', contentType: String(headers['content-type'] ?? ''), value: parts.parsedBody } satisfies RequestBody;
+  if (parts.bodyRead) {
+    request.body = bodyFromApp(parts.parsedBody, String(headers['content-type'] ?? ''));
     return { request };
   }
   try {
@@ -42,6 +49,40 @@ export async function toSiteRequest(
     if (error instanceof ApiError) return { request, bodyError: error };
     throw error;
   }
+}
+
+/**
+ * A body the host app's parser already read, turned back into the bytes core parses itself, so it goes through
+ * the same path (and the same limits and WordPress rules: PHP's bracket names, JSON lists) as a body siterest read.
+ */
+function bodyFromApp(value: unknown, contentType: string): RequestBody | undefined {
+  if (Buffer.isBuffer(value)) return value.length ? { kind: 'raw', contentType, bytes: value } : undefined;
+  if (typeof value === 'string') return value ? { kind: 'raw', contentType, bytes: Buffer.from(value) } : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  if (JSON_TYPE.test(contentType)) return { kind: 'raw', contentType, bytes: Buffer.from(JSON.stringify(value)) };
+  if (FORM_TYPE.test(contentType)) return { kind: 'raw', contentType, bytes: Buffer.from(formString(value)) };
+  return { kind: 'parsed', contentType, value };
+}
+
+/**
+ * An urlencoded body as PHP names its fields: nested objects as `a[b]=…`, lists as `a[]=…`; a key a flat parser
+ * left with its brackets (`tags[]`) keeps them, so `tags[]=a&tags[]=b` reads back as it was sent.
+ */
+function formString(value: object): string {
+  const pairs: string[] = [];
+  const add = (key: string, item: unknown): void => {
+    if (item === null || item === undefined) return;
+    if (Array.isArray(item)) {
+      const name = key.endsWith('[]') ? key : `${key}[]`;
+      for (const element of item) add(name, element);
+    } else if (typeof item === 'object') {
+      for (const [sub, subItem] of Object.entries(item)) add(`${key}[${sub}]`, subItem);
+    } else {
+      pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(item))}`);
+    }
+  };
+  for (const [key, item] of Object.entries(value)) add(key, item);
+  return pairs.join('&');
 }
 
 /** Response headers grouped by name (repeated names become lists), in first-seen order. */

@@ -7,6 +7,10 @@ import type { RequestBody, UploadedFile } from './request.js';
 
 export const DEFAULT_BODY_LIMIT = 10 * 1024 * 1024;
 
+/** JSON media types (`application/json`, `application/ld+json`, …), whose bodies WordPress parses. */
+export const JSON_TYPE = /^application\/([\w.+-]*\+)?json\b/i;
+export const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
+
 export interface ReadBodyOptions {
   /** Largest accepted body (all parts of a multipart body together), in bytes. */
   limit?: number;

@@ -41,7 +41,10 @@ export const coreErrors = {
       'The site cannot reach its data store right now. Please try again in a moment.',
       503,
     ),
-  internal: () => new ApiError('rest_internal_error', 'The server encountered an internal error.', 500),
+  /** What WordPress's fatal error handler answers; details go to the host app's logger, never on the wire. */
+  internal: () => new ApiError('internal_server_error', 'There has been a critical error on this website.', 500),
+  // Cookie authentication (WordPress rest_cookie_check_errors).
+  cookieInvalidNonce: () => new ApiError('rest_cookie_invalid_nonce', 'Cookie check failed', 403),
   // Application passwords (WordPress wp_authenticate_application_password).
   invalidUsername: () =>
     new ApiError('invalid_username', '<strong>Error:</strong> Unknown username. Check again or try your email address.', 401),

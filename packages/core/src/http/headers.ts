@@ -15,15 +15,42 @@ export const NO_CACHE_HEADERS: ReadonlyArray<[string, string]> = [
   ['Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private'],
 ];
 
-/** WordPress rest_send_cors_headers: echo the Origin; anonymous GETs without one still vary on it. */
-export function corsHeaders(origin: string | undefined, rawMethod: string, loggedIn: boolean): Array<[string, string]> {
+/** Which origins may read answers cross-site: every one (WordPress's behaviour, the default), a list, or a test. */
+export type CorsOrigins = '*' | readonly string[] | ((origin: string) => boolean);
+
+/** `createSite({ cors })`: `false` sends no CORS headers at all; `{ origins }` limits them to those origins. */
+export type CorsOption = boolean | { origins?: CorsOrigins };
+
+/** Whether an Origin may read answers, from the site's CORS option. */
+export function corsAllows(option: CorsOption | undefined, origin: string): boolean {
+  if (option === undefined || option === true) return true;
+  if (option === false) return false;
+  const origins = option.origins ?? '*';
+  if (origins === '*') return true;
+  if (typeof origins === 'function') return origins(origin) === true;
+  return origins.includes(origin);
+}
+
+/**
+ * WordPress rest_send_cors_headers: echo an allowed Origin; anonymous GETs without one still vary on it.
+ * `credentialed` is false for a cookie session that came without a nonce: its answer is anonymous, and the
+ * browser is not told it may read it with credentials.
+ */
+export function corsHeaders(
+  origin: string | undefined,
+  rawMethod: string,
+  loggedIn: boolean,
+  access: { allowed: boolean; credentialed: boolean },
+): Array<[string, string]> {
   if (origin) {
-    return [
+    if (!access.allowed) return [['Vary', 'Origin']];
+    const out: Array<[string, string]> = [
       ['Access-Control-Allow-Origin', origin === 'null' ? 'null' : sanitizeOrigin(origin)],
       ['Access-Control-Allow-Methods', 'OPTIONS, GET, POST, PUT, PATCH, DELETE'],
-      ['Access-Control-Allow-Credentials', 'true'],
-      ['Vary', 'Origin'],
     ];
+    if (access.credentialed) out.push(['Access-Control-Allow-Credentials', 'true']);
+    out.push(['Vary', 'Origin']);
+    return out;
   }
   if (rawMethod === 'GET' && !loggedIn) return [['Vary', 'Origin']];
   return [];

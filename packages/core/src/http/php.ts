@@ -91,20 +91,7 @@ export function parseIdList(value: unknown): number[] {
   return [...new Set(parseList(value).map(absint))];
 }
 
-/** A PHP list: a JS array, or an object whose keys are 0..n-1. */
-export function isList(value: unknown): value is unknown[] {
-  return Array.isArray(value);
-}
-
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
 }
 
-/** PHP string cast of a scalar. */
-export function phpString(value: unknown): string {
-  if (value === null || value === undefined || value === false) return '';
-  if (value === true) return '1';
-  if (typeof value === 'number') return Number.isInteger(value) ? String(value) : String(value);
-  if (typeof value === 'string') return value;
-  return '';
-}

@@ -1,25 +1,25 @@
 import { sharedAnswerData } from '../answer-cache.js';
 import { parseWithZod } from '../args/zod-args.js';
 import { sanitizeValue, validateValue } from '../args/schema-rules.js';
-import { authenticate, type AuthenticateHook } from '../auth/authenticate.js';
+import { identifyCaller, type AuthContext, type Caller } from '../auth/authenticate.js';
 import type { Principal } from '../auth/principal.js';
 import type { CompiledRoute } from '../registry/registry.js';
-import type { SiteContext } from '../site-context.js';
 import { isStoreError } from '../store/store-error.js';
 import { ApiError } from './api-error.js';
 import { ApiRequest } from './api-request.js';
 import { ApiResponse } from './api-response.js';
+import { FORM_TYPE, JSON_TYPE } from './body.js';
 import { coreErrors } from './errors.js';
 import { filterFields } from './fields.js';
-import { baseHeaders, corsHeaders, NO_CACHE_HEADERS } from './headers.js';
+import { baseHeaders, corsAllows, corsHeaders, NO_CACHE_HEADERS, type CorsOption } from './headers.js';
 import { encodeJson } from './json.js';
 import { isPlainObject } from './php.js';
 import { parseFormString } from './query.js';
 import { headerValue, type SiteRequest, type SiteResponse, type UploadedFile } from './request.js';
 
-export interface PipelineContext extends SiteContext {
+export interface PipelineContext extends AuthContext {
   readonly basePath: string;
-  readonly authenticateHook: AuthenticateHook | undefined;
+  readonly cors: CorsOption | undefined;
 }
 
 interface BodyParams {
@@ -30,8 +30,6 @@ interface BodyParams {
   files: UploadedFile[];
 }
 
-const JSON_TYPE = /^application\/([\w.+-]*\+)?json\b/i;
-const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
 
 function decodePath(path: string): string {
   try {
@@ -46,6 +44,17 @@ function routePath(path: string): string {
   const trimmed = path.replace(/\/+$/, '');
   if (!trimmed) return '/';
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
+}
+
+/** The route a request names: its path below the API root, or at the root the `rest_route` param (taken out of the query). */
+export function resolveRoutePath(rawPath: string, query: Record<string, unknown>): string {
+  const path = decodePath(rawPath || '/');
+  if (routePath(path) === '/' && typeof query.rest_route === 'string') {
+    const route = query.rest_route;
+    delete query.rest_route;
+    return routePath(route);
+  }
+  return routePath(path);
 }
 
 function readBodyParams(input: SiteRequest, method: string): BodyParams {
@@ -201,7 +210,7 @@ function toApiError(error: unknown, ctx: PipelineContext): ApiError {
   ctx.logger.error('unhandled error in a REST handler', {
     error: error instanceof Error ? (error.stack ?? error.message) : String(error),
   });
-  return new ApiError('internal_server_error', 'There has been a critical error on this website.', 500);
+  return coreErrors.internal();
 }
 
 const JSONP_CALLBACK = /^[\w.]+$/;
@@ -219,16 +228,18 @@ function encodeOnce(data: unknown): string {
   return text;
 }
 
+/** The nonce of a cookie session: `_wpnonce` (form body, then query string, as PHP's $_REQUEST), else `X-WP-Nonce`. */
+function nonceOf(body: BodyParams, query: Record<string, unknown>, input: SiteRequest): unknown {
+  if (Object.hasOwn(body.form, '_wpnonce')) return body.form._wpnonce;
+  if (Object.hasOwn(query, '_wpnonce')) return query._wpnonce;
+  return headerValue(input.headers, 'x-wp-nonce');
+}
+
 /** Serves one request the way WordPress's REST server does (see ../design: the pipeline order is contract). */
 export async function handleRequest(ctx: PipelineContext, input: SiteRequest, bodyError?: ApiError): Promise<SiteResponse> {
   const rawMethod = input.method.toUpperCase();
   const query = parseFormString(input.query ?? '');
-  let path = decodePath(input.path || '/');
-  if (routePath(path) === '/' && typeof query.rest_route === 'string') {
-    path = query.rest_route;
-    delete query.rest_route;
-  }
-  path = routePath(path);
+  const path = resolveRoutePath(input.path, query);
   const basePath = (input.basePath ?? ctx.basePath).replace(/\/+$/, '');
   const apiRoot = `${ctx.settings.home}${basePath}/`;
 
@@ -241,27 +252,42 @@ export async function handleRequest(ctx: PipelineContext, input: SiteRequest, bo
     };
   }
 
+  // Method override for clients that can only POST. WordPress honours it on any method; here only on POST, so a
+  // GET — which links, images and prefetches send cross-site — can never become a write.
   let method = rawMethod;
   let overridden = false;
-  if (typeof query._method === 'string') {
-    method = query._method.toUpperCase();
-  } else {
-    const override = headerValue(input.headers, 'x-http-method-override');
-    if (override) {
-      method = override.toUpperCase();
-      overridden = true;
+  if (rawMethod === 'POST') {
+    if (typeof query._method === 'string') {
+      method = query._method.toUpperCase();
+    } else {
+      const override = headerValue(input.headers, 'x-http-method-override');
+      if (override) {
+        method = override.toUpperCase();
+        overridden = true;
+      }
     }
   }
 
   const state: DispatchState = { route: null };
   const body = readBodyParams(input, method);
   let principal: Principal | null = null;
+  let caller: Caller = { principal: null, headers: [], credentialed: true };
+  let nonceRefused = false;
   let request: ApiRequest | null = null;
   let response: ApiResponse;
   try {
     if (bodyError) throw bodyError;
     // JSONP answers are readable cross-site, so they never carry a signed-in user's data.
-    principal = input.principal ?? (jsonp === undefined ? await authenticate(ctx, input, ctx.authenticateHook) : null);
+    if (input.principal) caller = { principal: input.principal, headers: [], credentialed: true };
+    else if (jsonp === undefined) {
+      try {
+        caller = await identifyCaller(ctx, input, nonceOf(body, query, input), input.frameworkRequest);
+      } catch (error) {
+        nonceRefused = error instanceof ApiError && error.code === 'rest_cookie_invalid_nonce';
+        throw error;
+      }
+    }
+    principal = caller.principal;
     request = new ApiRequest({
       site: ctx,
       method,
@@ -302,16 +328,25 @@ export async function handleRequest(ctx: PipelineContext, input: SiteRequest, bo
 
   const out: Array<[string, string]> = [
     ...baseHeaders(apiRoot, jsonp === undefined ? 'application/json' : 'application/javascript'),
+    ...caller.headers,
     ...headers,
   ];
-  if (principal || (overridden && status >= 400 && status < 500)) out.push(...NO_CACHE_HEADERS);
-  out.push(...corsHeaders(headerValue(input.headers, 'origin'), rawMethod, principal !== null));
+  if (principal || nonceRefused || (overridden && status >= 400 && status < 500)) out.push(...NO_CACHE_HEADERS);
+  const origin = headerValue(input.headers, 'origin');
+  out.push(
+    ...corsHeaders(origin, rawMethod, principal !== null, {
+      allowed: origin !== undefined && corsAllows(ctx.cors, origin),
+      credentialed: caller.credentialed,
+    }),
+  );
 
   let text = '';
-  if (rawMethod !== 'HEAD' && status !== 204 && data !== null && data !== undefined) {
+  if (status !== 204 && data !== null && data !== undefined) {
     text = query._pretty !== undefined ? encodeJson(data, true) : encodeOnce(data);
     if (jsonp !== undefined) text = `/**/${jsonp}(${text})`;
   }
+  // HEAD is answered as GET without the body; its Content-Length is the one GET would send.
+  if (rawMethod === 'HEAD') return { status, headers: [...out, ['Content-Length', String(Buffer.byteLength(text))]], body: '' };
   return { status, headers: out, body: text };
 }
 

@@ -33,6 +33,11 @@ export interface SiteRequest {
    * Adapters never set it, so it cannot come from the network.
    */
   principal?: import('../auth/principal.js').Principal;
+  /**
+   * The host framework's own request (Express `req`, Fastify `request`), set by the adapters and handed to the
+   * site's `authenticate` hook untouched. Core never reads it.
+   */
+  frameworkRequest?: unknown;
 }
 
 export interface SiteResponse {

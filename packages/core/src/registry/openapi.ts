@@ -14,10 +14,10 @@ import type { ApiRequest } from '../http/api-request.js';
 import type { CompiledEndpoint, CompiledRoute, Registry } from './registry.js';
 import { READABLE, type OperationDoc, type RouteDefinition } from './types.js';
 
-export const OPENAPI_VERSION = '3.0.0';
+const OPENAPI_VERSION = '3.0.0';
 
 /** The form TEC documents request bodies in (WordPress reads JSON and multipart bodies just as well). */
-export const BODY_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+const BODY_CONTENT_TYPE = 'application/x-www-form-urlencoded';
 
 /**
  * Namespace-level parts of the document: `info`, `components` and, if an app wants them, `servers` (replacing
@@ -63,7 +63,7 @@ export function endpointOperations(methods: readonly string[]): OpenApiMethod[] 
 }
 
 /** The variables of a WordPress route pattern, in order: `/events/(?P<id>\d+)` → `['id']`. */
-export function patternVariables(pattern: string): string[] {
+function patternVariables(pattern: string): string[] {
   return [...pattern.matchAll(/\(\?P<(\w+)>/g)].map((m) => m[1]!);
 }
 
@@ -78,7 +78,7 @@ function singleType(type: string): string {
  * when it has `properties`; else a number for a `double`/`float` format and an integer for `int32`/`int64`;
  * else the JSON type of its static default; else `string` (what TEC assumes for untyped args).
  */
-export function argType(spec: ArgSchema): string | string[] {
+function argType(spec: ArgSchema): string | string[] {
   if (Array.isArray(spec.type)) return spec.type.map(singleType);
   if (typeof spec.type === 'string') return singleType(spec.type);
   if (spec.items) return 'array';
@@ -131,7 +131,7 @@ const NESTED_KEYWORDS = new Set([
 ]);
 
 /** A nested arg schema (`items`) as an OpenAPI schema object, keys in declaration order. */
-export function nestedSchema(schema: ArgSchema): Record<string, unknown> {
+function nestedSchema(schema: ArgSchema): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
     if (value === undefined) continue;
@@ -230,7 +230,7 @@ function patchParameters(derived: Array<Record<string, unknown>>, patches: Reado
  *   the request body (`required` lists its required args; with `doc.bodyIncludesPath`, the path variables too).
  * Then `doc` is applied: summary, description, parameter patches, request body, responses.
  */
-export function describeOperation(route: CompiledRoute, endpoint: CompiledEndpoint, method: OpenApiMethod): Record<string, unknown> {
+function describeOperation(route: CompiledRoute, endpoint: CompiledEndpoint, method: OpenApiMethod): Record<string, unknown> {
   const doc = (endpoint.definition.doc ?? {}) as OpenApiOperationDoc;
   const variables = patternVariables(route.pattern);
   const writing = method === 'post' || method === 'put' || method === 'patch';
@@ -269,7 +269,7 @@ export function describeOperation(route: CompiledRoute, endpoint: CompiledEndpoi
 }
 
 /** The route's path in the document: its template below the namespace (`/events/{id}`). */
-export function documentPath(route: CompiledRoute): string {
+function documentPath(route: CompiledRoute): string {
   const base = `/${route.namespace}`;
   return route.template.startsWith(base) ? route.template.slice(base.length) || '/' : route.template;
 }
@@ -279,7 +279,7 @@ export function documentPath(route: CompiledRoute): string {
  * `showInIndex: false` left out), in registration order; within a path item, operations in OpenAPI's order;
  * when two endpoints (or two routes with the same template) claim an operation, the first wins, as in routing.
  */
-export function describePaths(registry: Registry, namespace: string): Record<string, Record<string, unknown>> {
+function describePaths(registry: Registry, namespace: string): Record<string, Record<string, unknown>> {
   const paths: Record<string, Record<string, unknown>> = {};
   const operations = new Map<string, Map<OpenApiMethod, Record<string, unknown>>>();
   const routeDocs = new Map<string, Record<string, unknown>>();

@@ -34,7 +34,7 @@ export interface RouteMatch {
 }
 
 /** WordPress patterns use PCRE named groups `(?P<id>…)`; JavaScript spells them `(?<id>…)`. */
-export function compilePattern(pattern: string): RegExp {
+function compilePattern(pattern: string): RegExp {
   return new RegExp(`^${pattern.replace(/\(\?P</g, '(?<')}$`, 'i');
 }
 
@@ -72,7 +72,7 @@ function compileEndpoint(definition: EndpointDefinition): CompiledEndpoint {
   };
 }
 
-export function compileRoute(pattern: string, namespace: string, endpoints: EndpointDefinition[], definition: RouteDefinition | null): CompiledRoute {
+function compileRoute(pattern: string, namespace: string, endpoints: EndpointDefinition[], definition: RouteDefinition | null): CompiledRoute {
   return {
     pattern,
     template: patternTemplate(pattern),
@@ -109,6 +109,19 @@ export class Registry {
         this.routes.push(compileRoute(`/${ns.namespace}${route.path}`, ns.namespace, route.endpoints, route));
       }
     }
+  }
+
+  /**
+   * Whether a route path is siterest's to answer: the API root, or anything inside one of its namespaces (where
+   * an unknown route is WordPress's `rest_no_route`). Adapters pass everything else on to the host app.
+   */
+  owns(path: string): boolean {
+    if (path === '/') return true;
+    const lower = path.toLowerCase();
+    return this.namespaces.some((ns) => {
+      const prefix = `/${ns.toLowerCase()}`;
+      return lower === prefix || lower.startsWith(`${prefix}/`);
+    }) || this.findRoute(path) !== null;
   }
 
   /** The first route whose pattern matches, whatever the method (OPTIONS, Allow). */

@@ -1,7 +1,6 @@
 import type { ArgSpec } from '../args/spec.js';
 import type { ApiError } from '../http/api-error.js';
 import type { ApiRequest } from '../http/api-request.js';
-import type { ApiResponse } from '../http/api-response.js';
 
 /** WordPress's method groups (WP_REST_Server::READABLE and friends). */
 export const READABLE = 'GET';
@@ -71,4 +70,3 @@ export function defineNamespace(definition: NamespaceDefinition): NamespaceDefin
   return definition;
 }
 
-export type { ApiResponse };

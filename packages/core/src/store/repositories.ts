@@ -21,6 +21,11 @@ export interface OptionRepository {
   all(): Promise<Record<string, unknown>>;
   get(name: string): Promise<unknown>;
   set(name: string, value: unknown): Promise<void>;
+  /**
+   * WordPress add_option: saves the value unless the option exists, atomically (concurrent callers on the same
+   * data all get the one value that was kept), and returns the value the option holds afterwards.
+   */
+  add(name: string, value: unknown): Promise<unknown>;
   delete(name: string): Promise<void>;
 }
 

@@ -1,5 +1,5 @@
 export { storeContractSuite, type StoreFactory } from './store-contract.js';
-export { adapterContractSuite, contractSite, type AdapterHarness, type RunningServer } from './adapter-contract.js';
+export { adapterContractSuite, contractSite, type AdapterHarness, type ContractSessions, type RunningServer, type ServeOptions } from './adapter-contract.js';
 export { rawRequest, comparable, header, headerNames, basicAuth, type RawResponse, type RawRequestOptions } from './http-client.js';
 export { newEvent, newOrganizer, newVenue, taxonomies } from './fixtures.js';
 export { newContactForm, newPopup, newSubmission } from './store-contract-forms.js';

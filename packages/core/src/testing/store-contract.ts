@@ -58,6 +58,15 @@ export function storeContractSuite(name: string, factory: StoreFactory): void {
         await store.options.delete('name');
         expect(await store.options.get('name')).toBeUndefined();
       });
+
+      it('adds an option only once, even when callers race (add_option)', async () => {
+        expect(await store.options.add('key', 'first')).toBe('first');
+        expect(await store.options.add('key', 'second')).toBe('first');
+        expect(await store.options.get('key')).toBe('first');
+        const raced = await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map((value) => store.options.add('raced', { value })));
+        expect(new Set(raced.map((r) => JSON.stringify(r))).size).toBe(1);
+        expect(await store.options.get('raced')).toEqual(raced[0]);
+      });
     });
 
     describe('users and application passwords', () => {

@@ -118,7 +118,7 @@ const cases: Record<string, Array<[string, string]>> = {
     ['word word"> word', 'word word&#8221;> word'],
     ['word word"&gt; word', 'word word&#8221;&gt; word'],
     ['word"word"word', 'word&#8221;word&#8221;word'],
-    ['test sentence.\" word', 'test sentence.&#8221; word'],
+    ['test sentence." word', 'test sentence.&#8221; word'],
   ],
   closingSingle: [
     ["word word'.word", 'word word&#8217;.word'],

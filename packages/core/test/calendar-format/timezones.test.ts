@@ -6,10 +6,10 @@ import {
   siteTimezoneName,
   timezoneAbbr,
   utcOffsetMinutes,
-  wallClockToUtc,
   zoneFromUtcOffset,
   zoneOf,
 } from '../../src/namespaces/calendar/format/timezones.js';
+import { wallClockToUtc } from '../../src/time.js';
 import { captureJson } from './captures.js';
 
 describe('isValidTimezone (Tribe__Timezones::is_valid_timezone)', () => {
@@ -95,8 +95,8 @@ describe('zoneOf / offsets', () => {
   });
   it('wallClockToUtc reproduces the captured UTC dates', () => {
     const full = captureJson('021-event-create-full');
-    expect(wallClockToUtc(full.start_date, full.timezone)).toBe(full.utc_start_date);
-    expect(wallClockToUtc(full.end_date, full.timezone)).toBe(full.utc_end_date);
-    expect(wallClockToUtc('2027-01-15 10:00:00', 'UTC-5.5')).toBe('2027-01-15 15:30:00');
+    expect(wallClockToUtc(full.start_date, zoneOf(full.timezone))).toBe(full.utc_start_date);
+    expect(wallClockToUtc(full.end_date, zoneOf(full.timezone))).toBe(full.utc_end_date);
+    expect(wallClockToUtc('2027-01-15 10:00:00', zoneOf('UTC-5.5'))).toBe('2027-01-15 15:30:00');
   });
 });

@@ -41,7 +41,7 @@ export function selectList(alias: string, columns: readonly Column[]): string {
 }
 
 /** A bind placeholder for a field's value. */
-export function bind(params: Params, column: Column, value: unknown): string {
+function bind(params: Params, column: Column, value: unknown): string {
   if (column.kind === 'utc') return params.add(value === ZERO_DATE ? '-infinity' : value, SQL_TYPE.utc);
   if (column.kind === 'bigints') return params.add((value as number[]).map(Number), SQL_TYPE.bigints);
   if (column.kind === 'json') return params.add(JSON.stringify(value), SQL_TYPE.json);
@@ -53,7 +53,7 @@ export function bindUtc(params: Params, value: string): string {
   return params.add(value === ZERO_DATE ? '-infinity' : value, SQL_TYPE.utc);
 }
 
-export function readField(kind: Kind, value: unknown): unknown {
+function readField(kind: Kind, value: unknown): unknown {
   switch (kind) {
     case 'bigint':
     case 'integer':

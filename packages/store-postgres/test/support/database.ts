@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import type { PGliteInterface } from '@electric-sql/pglite';
 import { afterAll, beforeAll } from 'vitest';
 import { openPGlite, postgresStore, type PostgresStore, type PostgresStoreOptions } from '../../src/index.js';
 
@@ -22,7 +21,7 @@ export const uniqueSchema = (label = 'test') => `siterest_${label}_${randomBytes
 
 export async function openTestDatabase(): Promise<TestDatabase> {
   if (!DATABASE_URL) {
-    const pglite: PGliteInterface = await openPGlite();
+    const pglite = await openPGlite();
     return {
       kind: 'pglite',
       connection: () => ({ pglite }),
@@ -79,4 +78,38 @@ export function useMigratedStore(label: string): { store: PostgresStore; db: Tes
     }
   });
   return handle;
+}
+
+/**
+ * A database of its own, for tests of what lives outside one schema (the default schema, an app's own tables):
+ * a new database on the server named by DATABASE_URL, or a new in-memory PGlite.
+ */
+export async function freshDatabase(): Promise<{ connection: Connection; admin: TestDatabase['admin']; drop(): Promise<void> }> {
+  if (!DATABASE_URL) {
+    const pglite = await openPGlite();
+    return {
+      connection: { pglite },
+      admin: async (text, params) => (await pglite.query<Record<string, unknown>>(text, params)).rows,
+      drop: () => pglite.close(),
+    };
+  }
+  const name = `siterest_fresh_${randomBytes(5).toString('hex')}`;
+  const server = new pg.Client({ connectionString: DATABASE_URL });
+  await server.connect();
+  await server.query(`CREATE DATABASE ${name}`);
+  await server.end();
+  const url = new URL(DATABASE_URL);
+  url.pathname = `/${name}`;
+  const pool = new pg.Pool({ connectionString: url.toString(), max: 5 });
+  return {
+    connection: { pool },
+    admin: async (text, params) => (await pool.query(text, params)).rows,
+    async drop() {
+      await pool.end();
+      const client = new pg.Client({ connectionString: DATABASE_URL });
+      await client.connect();
+      await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await client.end();
+    },
+  };
 }

@@ -17,8 +17,5 @@ registerPostTypeCaps(EVENT_CAPS);
 registerPostTypeCaps(VENUE_CAPS);
 registerPostTypeCaps(ORGANIZER_CAPS);
 
-/** WordPress's registered post statuses (what `status` filters may name). */
-export const POST_STATUSES = ['publish', 'future', 'draft', 'pending', 'private', 'trash', 'auto-draft', 'inherit'] as const;
-
 /** TEC's cap on list pages. */
 export const MAX_PER_PAGE = 50;

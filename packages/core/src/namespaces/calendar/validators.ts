@@ -35,8 +35,6 @@ export const isPositiveInt: ArgValidator = (value) => {
 
 export const isString: ArgValidator = (value) => !isEmpty(value) && typeof value === 'string';
 
-export const isStringOrEmpty: ArgValidator = (value) => typeof value === 'string';
-
 /** Resolves a term given as id, slug or name (WordPress term_exists) within a taxonomy. */
 export async function findTerm(request: ApiRequest, taxonomy: string, value: unknown): Promise<number | null> {
   const terms = request.site.store.terms;

@@ -6,7 +6,7 @@ import { replaceMailTags, type MailTagContext } from './mail-tags.js';
 import { isEmail } from './validators.js';
 
 /** Splits an address list at the commas outside quotes; each entry trimmed. */
-export function splitAddresses(text: string): string[] {
+function splitAddresses(text: string): string[] {
   const out: string[] = [];
   let current = '';
   let quote: string | null = null;
@@ -29,7 +29,7 @@ export function splitAddresses(text: string): string[] {
 }
 
 /** The address of `Name <addr>` or `addr`. */
-export function addressOf(mailbox: string): string {
+function addressOf(mailbox: string): string {
   const m = /<([^<>]*)>\s*$/.exec(mailbox);
   return (m ? m[1]! : mailbox).trim();
 }

@@ -6,7 +6,7 @@ import { stripAllTags } from '../calendar/format/excerpt.js';
 import { settingIsTrue, settingValue } from './settings.js';
 import { isRequired } from './form-tags/options.js';
 import { completeMessages } from './template.js';
-import { isEmail, mailboxList } from './validators.js';
+import { mailboxList } from './validators.js';
 
 /** WPCF7_ConfigValidator: the configuration errors Contact Form 7 reports for a saved form. */
 
@@ -150,5 +150,3 @@ export function configErrorsForApi(errors: readonly ConfigError[]): unknown[] | 
   for (const error of errors) (out[error.section] ??= []).push({ message: error.message, link: error.link });
   return out;
 }
-
-export { isEmail };

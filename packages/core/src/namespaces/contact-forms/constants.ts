@@ -4,9 +4,6 @@ export const CONTACT_FORMS_NAMESPACE = 'contact-forms/v1';
 /** The post type forms are kept as (Contact Form 7's `wpcf7_contact_form`). */
 export const CONTACT_FORM_TYPE = 'contact_form';
 
-/** The Contact Form 7 version whose behaviour siterest reproduces (`_wpcf7_version` in rendered forms). */
-export const CF7_VERSION = '6.1';
-
 /** The SWV schema version Contact Form 7 6.1 reports. */
 export const SWV_VERSION = 'Contact Form 7 SWV Schema 2024-02';
 

@@ -106,7 +106,7 @@ const MIME_TYPES: ReadonlyArray<[string, string]> = [
 ];
 
 /** `wpcf7_convert_mime_to_ext`: the extensions of a MIME type (`image/*` allowed). */
-export function extensionsOfMime(mime: string): string[] {
+function extensionsOfMime(mime: string): string[] {
   const m = /^([a-z]+)\/([*]|[a-z0-9.+-]+)$/i.exec(mime);
   if (!m) return [];
   const out = new Set<string>();

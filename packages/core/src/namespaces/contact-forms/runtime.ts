@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import type { ApiRequest } from '../../http/api-request.js';
 import type { MailTransport } from '../../mail/transport.js';
 import { storeMailTransport } from '../../mail/transport.js';
@@ -96,10 +96,6 @@ export function createRuntime(options: ContactFormsOptions = {}): ContactFormsRu
 export async function siteHash(site: SiteContext, scheme: string, data: string): Promise<string> {
   const secret = await site.store.contactForms.secret();
   return createHmac('md5', `${secret}${scheme}`).update(data).digest('hex');
-}
-
-export function newSecret(): string {
-  return randomBytes(32).toString('base64url');
 }
 
 /** The client's address: IPv4-mapped IPv6 addresses (`::ffff:1.2.3.4`) are written as IPv4, as PHP sees them. */

@@ -99,7 +99,7 @@ function sanitizeMessages(input: unknown, current: ReadonlyArray<[string, string
 }
 
 /** Post content as Contact Form 7 saves it: every property value, flattened, one per line. */
-export function flattenedContent(form: Pick<ContactFormRecord, 'form' | 'mail' | 'mail2' | 'messages' | 'additionalSettings'>): string {
+function flattenedContent(form: Pick<ContactFormRecord, 'form' | 'mail' | 'mail2' | 'messages' | 'additionalSettings'>): string {
   const mail = (m: MailTemplate) => [m.subject, m.sender, m.recipient, m.body, m.additionalHeaders, m.attachments];
   return phpTrim([form.form, ...mail(form.mail), ...mail(form.mail2), ...form.messages.map(([, v]) => v), form.additionalSettings].join('\n'));
 }

@@ -9,7 +9,7 @@ export function isValidLocale(locale: string): boolean {
 }
 
 /** A mail template in the shape Contact Form 7 stored it (see MailTemplate.shape). */
-export function serializeMail(mail: MailTemplate, isMain: boolean): Record<string, unknown> {
+function serializeMail(mail: MailTemplate, isMain: boolean): Record<string, unknown> {
   if (mail.shape === 'saved') {
     return {
       active: mail.active,
@@ -38,7 +38,7 @@ export function serializeMail(mail: MailTemplate, isMain: boolean): Record<strin
   return out;
 }
 
-export function serializeField(tag: FormTag): Record<string, unknown> {
+function serializeField(tag: FormTag): Record<string, unknown> {
   return {
     type: tag.type,
     basetype: tag.basetype,

@@ -18,7 +18,7 @@ import { buildSchema, checkFileRule, checkTextRule, FILE_RULES, type SwvSchema }
 import { completeMessages, messageOf } from './template.js';
 import { canonicalize, storableText } from './validators.js';
 
-export interface InvalidField {
+interface InvalidField {
   reason: string;
   idref: string | null;
 }

@@ -36,7 +36,7 @@ export interface SchemaContext {
 const by = (tags: readonly FormTag[], basetypes: readonly string[]) => tags.filter((t) => basetypes.includes(t.basetype));
 
 /** `get_date_option`: `YYYY-MM-DD` or a relative date (`today`, `+1_week`, `tomorrow`) in the site's zone. */
-export function dateOption(tag: FormTag, name: string, zone: Zone, now: number): string | null {
+function dateOption(tag: FormTag, name: string, zone: Zone, now: number): string | null {
   const raw = optionValue(tag, name);
   if (!raw) return null;
   const text = raw.replace(/_+/g, ' ').trim().toLowerCase();
@@ -66,7 +66,7 @@ export function dateOption(tag: FormTag, name: string, zone: Zone, now: number):
 }
 
 /** The rules an SWV schema may hold (`wpcf7_swv_available_rules`). */
-export const SWV_RULES = [
+const SWV_RULES = [
   'required', 'requiredfile', 'email', 'url', 'tel', 'number', 'date', 'time', 'file', 'enum', 'dayofweek', 'minitems', 'maxitems',
   'minlength', 'maxlength', 'minnumber', 'maxnumber', 'mindate', 'maxdate', 'minfilesize', 'maxfilesize', 'all', 'any',
 ];
@@ -182,7 +182,7 @@ function lengthRules(rules: SwvRule[], tag: FormTag, defaultMax: string, ctx: Sc
 }
 
 /** A posted value, flattened to its strings (`wpcf7_array_flatten`), blanks left out (`wpcf7_exclude_blank`). */
-export function nonBlank(value: unknown): string[] {
+function nonBlank(value: unknown): string[] {
   const out: string[] = [];
   const walk = (v: unknown, depth: number) => {
     if (depth > 4 || out.length > 1000) return;

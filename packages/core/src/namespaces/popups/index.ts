@@ -13,7 +13,7 @@ export const POPUPS_NAMESPACE = 'popups/v1';
 /** The post type popups are kept as (Popup Maker's `popup`). */
 export const POPUP_TYPE = 'popup';
 
-export const popupErrors = {
+const popupErrors = {
   missingParams: () => new ApiError('missing_params', 'Missing Parameters.', 404),
   // siterest: upstream counts an open for any id, popup or not; here the id must name a popup.
   notAPopup: () =>
@@ -24,7 +24,7 @@ export const popupErrors = {
 } as const;
 
 /** `current_time( 'timestamp' )`: the Unix time shifted by the site's UTC offset. */
-export function localTimestamp(site: ApiRequest['site']): number {
+function localTimestamp(site: ApiRequest['site']): number {
   const now = site.now();
   return Math.floor(now / 1000) + siteZone(site.settings).offset(now) * 60;
 }

@@ -27,7 +27,7 @@ interface Filter {
  * publication-date order or a read clause with the caller's own records; `events e` only when a filter needs
  * one of its other columns.
  */
-export function eventFilter(db: Db, q: EventQuery, params: Params): Filter {
+function eventFilter(db: Db, q: EventQuery, params: Params): Filter {
   const byDate = q.orderBy === 'date';
   const drive = byDate ? undefined : TERM_LISTS.find(({ field }) => q[field] !== undefined);
   const keys = drive ? 'd' : 'e';

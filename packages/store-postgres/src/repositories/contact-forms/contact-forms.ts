@@ -8,7 +8,7 @@ import type { PostType } from '../post-types.js';
 import { searchConditions } from '../search-sql.js';
 import { outboxRepository, submissionRepository } from './submissions.js';
 
-export const CONTACT_FORM: PostType = {
+const CONTACT_FORM: PostType = {
   type: 'contact_form',
   table: (t) => t.contactForms,
   columns: [

@@ -8,7 +8,7 @@ import { insertPost, lockPost, readPost, recordColumns, toRecord, updatePost } f
 import type { PostType } from '../post-types.js';
 import { statusCondition } from '../search-sql.js';
 
-export const POPUP: PostType = {
+const POPUP: PostType = {
   type: 'popup',
   table: (t) => t.popups,
   columns: [col('openCount', 'open_count', 'bigint'), col('openCountTotal', 'open_count_total', 'bigint'), col('lastOpened', 'last_opened', 'bigint')],

@@ -20,6 +20,15 @@ export function optionRepository(db: Db): OptionRepository {
         [name, value === undefined ? null : JSON.stringify(value)],
       );
     },
+    add: async (name, value) => {
+      // Two statements: the SELECT takes a new snapshot, so it sees a value another caller committed meanwhile.
+      await db.sql.query(`INSERT INTO ${db.t.options} (name, value) VALUES ($1, $2::text::jsonb) ON CONFLICT (name) DO NOTHING`, [
+        name,
+        value === undefined ? null : JSON.stringify(value),
+      ]);
+      const [row] = await db.sql.query<{ value: string | null }>(`SELECT value::text AS value FROM ${db.t.options} WHERE name = $1`, [name]);
+      return row ? parse(row.value) : undefined;
+    },
     delete: async (name) => {
       await db.sql.query(`DELETE FROM ${db.t.options} WHERE name = $1`, [name]);
     },

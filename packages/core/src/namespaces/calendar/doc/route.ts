@@ -4,14 +4,14 @@ import { calendarComponents } from './components.js';
 import { docs } from './responses.js';
 
 /** TEC's `info` (its REST API version is 1.0.0). */
-export const calendarInfo = {
+const calendarInfo = {
   version: '1.0.0',
   title: 'The Events Calendar REST API',
   description: 'The Events Calendar REST API allows accessing upcoming events information easily and conveniently.',
 };
 
 /** The namespace-level parts of the calendar's OpenAPI document. */
-export const calendarOpenApi: OpenApiExtras = { info: calendarInfo, components: calendarComponents };
+const calendarOpenApi: OpenApiExtras = { info: calendarInfo, components: calendarComponents };
 
 /**
  * `GET /doc`: public, no args; the OpenAPI 3.0 document of the namespace, generated from the

@@ -3,7 +3,7 @@ import { intval } from '../../../http/php.js';
 import { siteZone } from '../../../settings.js';
 import type { EventQuery, StatusFilter } from '../../../store/queries.js';
 import { CATEGORY_TAXONOMY, CALENDAR_NAMESPACE, TAG_TAXONOMY } from '../constants.js';
-import { wallClockToUtc } from '../../../time.js';
+import { wallClockToUtc, WP_FORMAT } from '../../../time.js';
 import { dateOf } from '../format/memoized.js';
 import { isTruthy } from '../posts/inputs.js';
 import { addQueryArgs, withQuery, type QueryValue } from '../posts/rest-url.js';
@@ -12,7 +12,6 @@ import { allowedStatuses } from '../posts/status.js';
 import { findTerm, listToArray } from '../validators.js';
 import { EVENTS } from './kind.js';
 
-const WP_FORMAT = 'yyyy-MM-dd HH:mm:ss';
 /** TEC Pro's default geofence around `geoloc_lat`/`geoloc_lng`, in kilometres. */
 const GEOFENCE_KM = 25;
 

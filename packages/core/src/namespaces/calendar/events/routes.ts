@@ -7,7 +7,7 @@ import type { EventRecord, OrganizerRecord, VenueRecord } from '../../../store/r
 import { calendarErrors } from '../errors.js';
 import { ORGANIZERS, VENUES } from '../linked/kinds.js';
 import { canDelete, canEdit, canRead, unlocked } from '../posts/access.js';
-import { nextPageUrl, previousPageUrl } from '../posts/rest-url.js';
+import { archivePaging } from '../posts/rest-url.js';
 import { createArgs, idArg, listArgs, passwordArg, slugArg, unrequired, updateBySlugArgs, EVENT_TYPE } from './args.js';
 import { EVENTS } from './kind.js';
 import { planEventList } from './list.js';
@@ -58,12 +58,8 @@ async function list(request: ApiRequest) {
 async function listAnswer(request: ApiRequest, plan: Awaited<ReturnType<typeof planEventList>>) {
   const { items, total } = await request.site.store.events.list(plan.query);
   if (!items.length && plan.page > 1) throw calendarErrors.eventArchivePageNotFound();
-  const data: Record<string, unknown> = { events: await wire(request, items, false), rest_url: plan.restUrl };
-  if (plan.page * plan.perPage < total) data.next_rest_url = nextPageUrl(plan.restUrl, plan.page);
-  if (plan.page > 1 && (plan.page - 2) * plan.perPage < total) data.previous_rest_url = previousPageUrl(plan.restUrl, plan.page);
-  const totalPages = total > 0 ? Math.ceil(total / plan.perPage) : 0;
-  data.total = total;
-  data.total_pages = totalPages;
+  const { links, totalPages } = archivePaging(plan.restUrl, plan.page, plan.perPage, total);
+  const data = { events: await wire(request, items, false), rest_url: plan.restUrl, ...links, total, total_pages: totalPages };
   return respond(data, 200, { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages });
 }
 

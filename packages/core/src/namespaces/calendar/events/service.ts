@@ -2,9 +2,9 @@ import { coreErrors } from '../../../http/errors.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { siteZone } from '../../../settings.js';
 import type { EventFields, EventRecord, NewEvent } from '../../../store/records.js';
-import type { SiteStore } from '../../../store/repositories.js';
 import { ksesShort } from '../../../text/sanitize.js';
-import { allDayBounds, isValidTimezone, parseCostInput, parseDateInput, siteTimezoneName, wallClockToUtc, zoneOf } from '../format/index.js';
+import { allDayBounds, isValidTimezone, parseCostInput, parseDateInput, siteTimezoneName, zoneOf } from '../format/index.js';
+import { wallClockToUtc, WP_FORMAT } from '../../../time.js';
 import { ORGANIZERS, VENUES } from '../linked/kinds.js';
 import { insertOrganizers, insertVenue } from '../linked/inline.js';
 import { filteredContent } from '../linked/service.js';
@@ -16,7 +16,6 @@ import { CATEGORIES, TAGS } from '../terms/taxonomies.js';
 import { EVENT_TYPE } from './args.js';
 import { termIdsForEvent } from './terms.js';
 
-const WP_FORMAT = 'yyyy-MM-dd HH:mm:ss';
 
 interface EventSchedule {
   startDate: string;
@@ -52,8 +51,8 @@ function schedule(request: ApiRequest, current: EventRecord | null): EventSchedu
   return {
     startDate: start,
     endDate: end,
-    startDateUtc: wallClockToUtc(start, isValidTimezone(timezone) ? timezone : 'UTC'),
-    endDateUtc: wallClockToUtc(end, isValidTimezone(timezone) ? timezone : 'UTC'),
+    startDateUtc: wallClockToUtc(start, zoneOf(isValidTimezone(timezone) ? timezone : 'UTC')),
+    endDateUtc: wallClockToUtc(end, zoneOf(isValidTimezone(timezone) ? timezone : 'UTC')),
     timezone,
     allDay,
   };
@@ -187,4 +186,3 @@ export async function trashEvent(request: ApiRequest, current: EventRecord): Pro
   });
 }
 
-export type { SiteStore };

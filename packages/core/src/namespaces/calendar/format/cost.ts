@@ -12,7 +12,7 @@ import { sanitizeTitle, specialChars } from '../../../text/sanitize.js';
  */
 
 /** PHP `is_numeric` (PHP 8: surrounding whitespace allowed, sign, decimals, exponent). */
-export function isNumeric(value: unknown): boolean {
+function isNumeric(value: unknown): boolean {
   if (typeof value === 'number') return Number.isFinite(value);
   if (typeof value !== 'string') return false;
   return /^[ \t\n\r\v\f]*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?[ \t\n\r\v\f]*$/.test(value);
@@ -87,7 +87,7 @@ export function costRows(stored: string | readonly string[] | null | undefined):
 }
 
 /** `get_event_costs`: the rows parsed one by one and merged (first occurrence of an index wins). */
-export function eventCosts(stored: string | readonly string[]): CostPairs {
+function eventCosts(stored: string | readonly string[]): CostPairs {
   const merged: CostPairs = [];
   for (const row of costRows(stored)) {
     for (const [key, value] of parseCostRange(row)) {
@@ -110,7 +110,7 @@ function costByFunc(pairs: CostPairs, fn: 'min' | 'max'): string {
 }
 
 /** `maybe_replace_cost_with_free`: a cost of zero reads "Free". */
-export function replaceZeroWithFree(cost: string): string {
+function replaceZeroWithFree(cost: string): string {
   const withPeriod = cost.replace(/[.,]/g, '.');
   if (isNumeric(withPeriod) && numberFormatDigits(numericValue(withPeriod), 2) === '000') return 'Free';
   return cost;

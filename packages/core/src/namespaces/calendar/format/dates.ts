@@ -1,8 +1,8 @@
 import * as chrono from 'chrono-node';
 import { DateTime, FixedOffsetZone, type Zone } from 'luxon';
 import type { SiteSettings } from '../../../settings.js';
-import { WP_FORMAT } from '../../../time.js';
-import { isUtcOffset, isValidTimezone, siteTimezoneName, timezoneAbbr, wallClockToUtc, zoneOf } from './timezones.js';
+import { WP_FORMAT, wallClockToUtc } from '../../../time.js';
+import { isUtcOffset, isValidTimezone, siteTimezoneName, timezoneAbbr, zoneOf } from './timezones.js';
 
 /*
  * Date inputs as TEC's REST API reads them: `Tribe__Date_Utils::reformat()` / `build_date_object()`, i.e. a unix
@@ -337,8 +337,8 @@ export function eventDateFields(input: {
   if (input.allDay) ({ start, end } = allDayBounds(start, end, input.cutoff));
   const timezone = input.timezone === '' ? siteTimezoneName(input.settings) : input.timezone;
   const abbr = timezoneAbbr(timezone, start, input.settings);
-  // to_utc with a zone name TEC cannot use falls back to UTC.
-  const convertIn = isUtcOffset(timezone) || isValidTimezone(timezone) ? timezone : 'UTC';
+  // Tribe__Timezones::to_utc; a zone name TEC cannot use falls back to UTC.
+  const convertIn = zoneOf(isUtcOffset(timezone) || isValidTimezone(timezone) ? timezone : 'UTC');
   const startDateUtc = wallClockToUtc(start, convertIn);
   const endDateUtc = wallClockToUtc(end, convertIn);
   if (start > end) end = start;

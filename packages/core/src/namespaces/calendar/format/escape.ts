@@ -30,12 +30,12 @@ export function escJs(text: string): string {
 }
 
 /** PHP `stripslashes`: `\x` → `x`, `\\` → `\`. */
-export function stripSlashes(text: string): string {
+function stripSlashes(text: string): string {
   return text.replace(/\\(.?)/gs, (_, ch: string) => (ch === '0' ? '\0' : ch));
 }
 
 /** PHP `addslashes`: backslash before `'`, `"`, `\` and NUL. */
-export function addSlashes(text: string): string {
+function addSlashes(text: string): string {
   return text.replace(/[\\'"\0]/g, (ch) => (ch === '\0' ? '\\0' : `\\${ch}`));
 }
 

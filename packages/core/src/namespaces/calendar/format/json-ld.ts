@@ -20,12 +20,12 @@ import { isUtcOffset, isValidTimezone, siteTimezoneName, zoneFromUtcOffset, zone
  * (`reset( [] )` in PHP; derived from the code, not captured).
  */
 
-export type JsonLdSettings = Pick<
+type JsonLdSettings = Pick<
   SiteSettings,
   'timezone_string' | 'gmt_offset' | 'currency_symbol' | 'currency_code' | 'currency_position' | 'date_format' | 'permalink_structure'
 >;
 
-export interface PostalAddress {
+interface PostalAddress {
   '@type': 'PostalAddress';
   streetAddress?: string;
   addressLocality?: string;
@@ -58,7 +58,7 @@ export interface PersonJsonLd {
   sameAs: string;
 }
 
-export interface OfferJsonLd {
+interface OfferJsonLd {
   '@type': 'Offer';
   price: string;
   priceCurrency: string;
@@ -245,7 +245,7 @@ export function organizerJsonLd(input: OrganizerJsonLdInput): PersonJsonLd {
   };
 }
 
-export type EventStatus = 'scheduled' | 'canceled' | 'postponed';
+type EventStatus = 'scheduled' | 'canceled' | 'postponed';
 
 const EVENT_STATUS_SCHEMA: Record<EventStatus, string> = {
   scheduled: 'https://schema.org/EventScheduled',

@@ -22,7 +22,7 @@ export function convertChars(text: string): string {
 }
 
 /** `capital_P_dangit` for titles: a plain replacement. */
-export function capitalPDangitTitle(text: string): string {
+function capitalPDangitTitle(text: string): string {
   return text.split('Wordpress').join('WordPress');
 }
 
@@ -49,7 +49,7 @@ export function wpautop(text: string): string {
 const BLOCK_DELIMITER = /<!--\s+(\/)?wp:([a-z][a-z0-9_-]*\/)?([a-z][a-z0-9_-]*)(\s+\{[\s\S]*?\})?\s+(\/)?-->/g;
 
 /** Whether the content holds block-editor markup (`has_blocks`). */
-export function hasBlocks(content: string): boolean {
+function hasBlocks(content: string): boolean {
   return content.includes('<!-- wp:');
 }
 

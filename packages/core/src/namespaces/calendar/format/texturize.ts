@@ -24,15 +24,13 @@ const PRIME_OR_QUOTE_FLAG = '<!--wp-prime-or-quote-->';
 
 /** `wp_spaces_regexp()`: whitespace, a no-break space (U+00A0) or `&nbsp;`. */
 const SP = '(?:[\\r\\n\\t ]|\\u00A0|&nbsp;)';
-/** PCRE `\Z` (end of subject, or before a final newline) as a zero-width JS assertion. */
-const END = '(?=\\n?$)';
 
 /** Elements and shortcodes whose contents WordPress never texturizes. */
-export const NO_TEXTURIZE_TAGS: readonly string[] = ['pre', 'code', 'kbd', 'style', 'script', 'tt'];
-export const NO_TEXTURIZE_SHORTCODES: readonly string[] = ['code'];
+const NO_TEXTURIZE_TAGS: readonly string[] = ['pre', 'code', 'kbd', 'style', 'script', 'tt'];
+const NO_TEXTURIZE_SHORTCODES: readonly string[] = ['code'];
 
 /** Shortcodes registered by a stock WordPress (core media/embed shortcodes). */
-export const DEFAULT_SHORTCODE_TAGS: readonly string[] = ['wp_caption', 'caption', 'gallery', 'playlist', 'audio', 'video', 'embed'];
+const DEFAULT_SHORTCODE_TAGS: readonly string[] = ['wp_caption', 'caption', 'gallery', 'playlist', 'audio', 'video', 'embed'];
 
 const STATIC_REPLACEMENTS: ReadonlyArray<readonly [string, string]> = [
   ['...', '&#8230;'],

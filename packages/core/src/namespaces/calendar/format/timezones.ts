@@ -127,12 +127,6 @@ function computeZone(tz: string): Zone {
   return zone.isValid ? zone : FixedOffsetZone.utcInstance;
 }
 
-/** `Tribe__Timezones::to_utc` for a `YYYY-MM-DD HH:MM:SS` wall clock in `tz`. */
-export function wallClockToUtc(wallClock: string, tz: string): string {
-  const dt = DateTime.fromFormat(wallClock, WP_FORMAT, { zone: zoneOf(tz) });
-  return dt.isValid ? dt.toUTC().toFormat(WP_FORMAT) : wallClock;
-}
-
 const ABBR_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-NZ', 'en-ZA', 'ja-JP', 'en-IE', 'en-CA'];
 
 function numericAbbr(minutes: number): string {
@@ -149,7 +143,7 @@ function numericAbbr(minutes: number): string {
  * abbreviation is numeric in the tz database get `+03` / `-0330` like PHP. Guess: where Intl has no name for an
  * abbreviation the tz database does have (e.g. `CST` for Asia/Shanghai), the numeric form is returned instead.
  */
-export function phpZoneAbbr(zone: Zone, at: DateTime): string {
+function phpZoneAbbr(zone: Zone, at: DateTime): string {
   const local = at.setZone(zone);
   if (zone instanceof FixedOffsetZone) {
     return zone.offset(0) === 0 ? 'UTC' : local.toFormat('ZZ');

@@ -8,7 +8,7 @@ import { calendarErrors } from '../errors.js';
 import type { PostTypeConfig } from '../posts/types.js';
 
 /** A meta field of a linked post: its request/wire name and its record field. */
-export interface LinkedField<R> {
+interface LinkedField<R> {
   wire: string;
   record: keyof R & string;
   description: string;

@@ -10,7 +10,7 @@ import { formatWpDate } from '../../../time.js';
 import { CALENDAR_NAMESPACE, EVENT_CAPS } from '../constants.js';
 import { canDelete, canEdit, canRead, readVisibility, unlocked } from '../posts/access.js';
 import { isTruthy } from '../posts/inputs.js';
-import { nextPageUrl, previousPageUrl, withQuery } from '../posts/rest-url.js';
+import { archivePaging, withQuery } from '../posts/rest-url.js';
 import { allowedStatuses, isPostStatus, statusListValidator } from '../posts/status.js';
 import { isImageOrEmpty, isReadableIdOf, isStringOrEmpty, isTime, isUrlOrEmpty } from '../posts/validators.js';
 import { EVENTS } from '../events/kind.js';
@@ -23,12 +23,12 @@ import { createLinked, linkedQuery, trashLinked, updateLinked } from './service.
 type LinkedRecord = VenueRecord | OrganizerRecord;
 
 /** Statuses of the events that count as links for this caller (drafts only for those who may edit events). */
-export function countedEventStatuses(request: ApiRequest): string[] {
+function countedEventStatuses(request: ApiRequest): string[] {
   return request.can(EVENT_CAPS.edit_posts) ? ['publish', 'future', 'draft', 'pending', 'private'] : ['publish'];
 }
 
 /** The kind's create args, keyed and ordered as upstream registers them. */
-export function linkedCreateArgs(kind: AnyLinkedKind): Record<string, ArgSpec> {
+function linkedCreateArgs(kind: AnyLinkedKind): Record<string, ArgSpec> {
   const label = kind.name;
   const optional = kind.name === 'organizer' ? { default: null } : {};
   const args: Record<string, ArgSpec> = {
@@ -163,15 +163,14 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): Rou
       ['has_events', request.has('has_events') ? String(request.get('has_events')) : null],
       ['status', statusForUrl],
     ]);
-    const data: Record<string, unknown> = {
+    const { links, totalPages } = archivePaging(restUrl, page, perPage, total);
+    const data = {
       [plural]: items.map((record) => single(request, kind, record as LinkedRecord, false)),
       rest_url: restUrl,
+      ...links,
+      total,
+      total_pages: totalPages,
     };
-    if (page * perPage < total) data.next_rest_url = nextPageUrl(restUrl, page);
-    if (page > 1 && (page - 2) * perPage < total) data.previous_rest_url = previousPageUrl(restUrl, page);
-    const totalPages = total > 0 ? Math.ceil(total / perPage) : 0;
-    data.total = total;
-    data.total_pages = totalPages;
     return respond(data, 200, { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages });
   };
 

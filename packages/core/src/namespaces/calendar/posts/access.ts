@@ -34,7 +34,7 @@ function readsOwn(principal: Principal | null): principal is Principal {
 }
 
 /** The read rule on one post. */
-export function mayRead(principal: Principal | null, caps: PostTypeCaps, post: Pick<PostRecord, 'status' | 'authorId'>): boolean {
+function mayRead(principal: Principal | null, caps: PostTypeCaps, post: Pick<PostRecord, 'status' | 'authorId'>): boolean {
   if (readsOwn(principal) && post.authorId === principal.id) return true;
   return othersReadable(principal, caps, post.status);
 }

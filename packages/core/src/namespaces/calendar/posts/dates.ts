@@ -1,5 +1,5 @@
 import type { Zone } from 'luxon';
-import { formatWpDate, parseWpDate } from '../../../time.js';
+import { formatWpDate, parseWpDate, WP_FORMAT } from '../../../time.js';
 import { ZERO_DATE, type PostRecord } from '../../../store/records.js';
 
 /** Statuses whose publication date floats until they are published (WordPress `date_floating`). */
@@ -20,11 +20,11 @@ export interface DateInput {
 }
 
 function toGmt(local: string, zone: Zone): string {
-  return parseWpDate(local, zone)?.toUTC().toFormat('yyyy-MM-dd HH:mm:ss') ?? ZERO_DATE;
+  return parseWpDate(local, zone)?.toUTC().toFormat(WP_FORMAT) ?? ZERO_DATE;
 }
 
 function toLocal(gmt: string, zone: Zone): string {
-  return parseWpDate(gmt, 'UTC')?.setZone(zone).toFormat('yyyy-MM-dd HH:mm:ss') ?? ZERO_DATE;
+  return parseWpDate(gmt, 'UTC')?.setZone(zone).toFormat(WP_FORMAT) ?? ZERO_DATE;
 }
 
 /** wp_insert_post's publication and modification dates of a new post. */

@@ -1,6 +1,7 @@
 import type { ApiRequest } from '../../../http/api-request.js';
 import { intval, isNumeric, toBoolean } from '../../../http/php.js';
 import { siteZone } from '../../../settings.js';
+import { WP_FORMAT } from '../../../time.js';
 import { parseDateInput } from '../format/index.js';
 import type { DateInput } from './dates.js';
 
@@ -19,7 +20,6 @@ export function flag(request: ApiRequest, name: string): boolean | undefined {
   return typeof value === 'boolean' ? value : toBoolean(value);
 }
 
-const WP_FORMAT = 'yyyy-MM-dd HH:mm:ss';
 
 /** The publication dates a request asks for (`date` in the site's zone, `date_utc` in UTC). */
 export function requestedDates(request: ApiRequest): DateInput {

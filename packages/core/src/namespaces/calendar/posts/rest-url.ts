@@ -72,3 +72,19 @@ export function previousPageUrl(url: string, page: number): string {
   const without = addQueryArgs(url, [['page', null]]);
   return page === 2 ? without : addQueryArgs(without, [['page', page - 1]]);
 }
+
+/**
+ * The paging part of a post archive (events, venues, organizers): `next_rest_url` while a later page has items,
+ * `previous_rest_url` from page 2 while the previous page is not past the end, and the page count.
+ */
+export function archivePaging(
+  restUrl: string,
+  page: number,
+  perPage: number,
+  total: number,
+): { links: { next_rest_url?: string; previous_rest_url?: string }; totalPages: number } {
+  const links: { next_rest_url?: string; previous_rest_url?: string } = {};
+  if (page * perPage < total) links.next_rest_url = nextPageUrl(restUrl, page);
+  if (page > 1 && (page - 2) * perPage < total) links.previous_rest_url = previousPageUrl(restUrl, page);
+  return { links, totalPages: total > 0 ? Math.ceil(total / perPage) : 0 };
+}

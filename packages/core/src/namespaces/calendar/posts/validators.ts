@@ -12,7 +12,7 @@ export const isTime: ArgValidator = (value, { request }) =>
   isNumeric(value) || (typeof value === 'string' && dateOf(value, 'UTC', request.site.now()) !== null);
 
 /** PHP FILTER_VALIDATE_URL: a scheme and a host. */
-export function isUrl(value: unknown): boolean {
+function isUrl(value: unknown): boolean {
   if (typeof value !== 'string' || /\s/.test(value)) return false;
   try {
     const url = new URL(value);

@@ -12,9 +12,28 @@ import { calendarErrors } from '../errors.js';
 import { EVENTS } from '../events/kind.js';
 import { canRead } from '../posts/access.js';
 import { isEventId, isPositiveInt, isString, isTermOf, listToArray, findTerm } from '../validators.js';
+import { nextPageUrl, phpUrlencode, previousPageUrl, withQuery, type QueryValue } from '../posts/rest-url.js';
 import { serializeTerm, termLinks } from './serialize.js';
 import { createTerm, slugPath, termQuery, updateTerm, type TermInput } from './service.js';
 import type { TaxonomyConfig } from './taxonomies.js';
+
+/** The term archive's query args (TEC's Term_Archive_Base supported_query_vars), in its order. */
+const TERM_ARCHIVE_ARGS = ['per_page', 'search', 'exclude', 'include', 'order', 'orderby', 'hide_empty', 'parent', 'post', 'event', 'slug'];
+
+/** The archive URL with the archive args the client sent in the query string (as validated, URL-encoded), for paging links. */
+function termPagingBase(base: string, sent: Record<string, unknown>): string {
+  const args: Array<[string, QueryValue]> = [];
+  for (const name of TERM_ARCHIVE_ARGS) {
+    if (!Object.hasOwn(sent, name)) continue;
+    const value = sent[name];
+    if (typeof value === 'boolean') args.push([name, value ? '1' : '0']);
+    else if (typeof value === 'string' || typeof value === 'number') args.push([name, phpUrlencode(String(value))]);
+    else if (Array.isArray(value) && value.every((item) => typeof item === 'string' || typeof item === 'number')) {
+      args.push([name, value.map((item) => phpUrlencode(String(item)))]);
+    }
+  }
+  return withQuery(base, args);
+}
 
 /** TEC's sanitize_per_page: at most 50 a page. */
 export function sanitizePerPage(value: unknown): unknown {
@@ -166,8 +185,11 @@ export function termRoutes(tax: TaxonomyConfig): RouteDefinition[] {
       total_pages: totalPages,
       [tax.restBase]: await Promise.all(items.map((term) => termWithContext(request, term, false))),
     };
-    if (page < totalPages) data.next_rest_url = `${base}?page=${page + 1}`;
-    if (page > 1) data.previous_rest_url = page === 2 ? base : `${base}?page=${page - 1}`;
+    // TEC builds these from the bare base, so following them drops per_page and every filter and pages through
+    // another list; here they keep the filters the client sent (see docs/compatibility.md).
+    const pagingBase = termPagingBase(base, request.queryParams());
+    if (page < totalPages) data.next_rest_url = nextPageUrl(pagingBase, page);
+    if (page > 1) data.previous_rest_url = previousPageUrl(pagingBase, page);
     return respond(data, 200, { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages });
   };
 

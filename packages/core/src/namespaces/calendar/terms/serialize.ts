@@ -12,7 +12,7 @@ export interface TermContext {
 }
 
 /** TEC's `urls`: this term, the collection and (for child terms) the parent, on our routes. */
-export function termUrls(term: TermRecord, tax: TaxonomyConfig, apiRoot: string): Record<string, string> {
+function termUrls(term: TermRecord, tax: TaxonomyConfig, apiRoot: string): Record<string, string> {
   const base = `${apiRoot}${CALENDAR_NAMESPACE}/${tax.restBase}`;
   const urls: Record<string, string> = { self: `${base}/${term.id}`, collection: base };
   if (term.parentId) urls.up = `${base}/${term.parentId}`;

@@ -81,16 +81,3 @@ export function limitOption(tag: FormTag, fallback = 1024 * 1024): number {
   }
   return fallback;
 }
-
-/** `get_default_option` for the forms of `default:` that do not depend on a page (`default:2`, `default:1_3`). */
-export function defaultValues(tag: FormTag): string[] {
-  const out: string[] = [];
-  for (const option of optionValues(tag, 'default')) {
-    if (!/^[0-9_]+$/.test(option)) continue;
-    for (const part of option.split('_')) {
-      const value = tag.values[Math.max(0, Number(part)) - 1];
-      if (value !== undefined) out.push(value);
-    }
-  }
-  return out;
-}

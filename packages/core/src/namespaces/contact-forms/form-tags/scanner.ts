@@ -27,7 +27,7 @@ export function isName(text: string): boolean {
 }
 
 /** PHP `trim` (space, tab, newlines, NUL, vertical tab). */
-export function phpTrim(text: string): string {
+function phpTrim(text: string): string {
   return text.replace(/^[ \t\n\r\0\x0B]+/, '').replace(/[ \t\n\r\0\x0B]+$/, '');
 }
 
