@@ -44,7 +44,16 @@ export * from './store/records.js';
 export type * from './store/queries.js';
 export type * from './store/repositories.js';
 export { StoreError, isStoreError, type StoreErrorKind } from './store/store-error.js';
-export { searchTerms, matchesSearch, distanceKm, statusMatches } from './store/search.js';
+export {
+  searchTerms,
+  matchesSearch,
+  boundedSearch,
+  distanceKm,
+  statusMatches,
+  MAX_SEARCH_LENGTH,
+  MAX_SEARCH_TERMS,
+  type SearchTerm,
+} from './store/search.js';
 
 export { builtInNamespaces, calendarNamespace } from './namespaces/index.js';
 export * as calendar from './namespaces/calendar/public.js';

@@ -1,6 +1,7 @@
 import type { ArgSpec } from '../../../args/spec.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond } from '../../../http/api-response.js';
+import { coreErrors } from '../../../http/errors.js';
 import { allowedMethods } from '../../../http/pipeline.js';
 import { intval, isEmpty, parseIdList } from '../../../http/php.js';
 import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type RouteDefinition } from '../../../registry/types.js';
@@ -168,7 +169,8 @@ export function termRoutes(tax: TaxonomyConfig): RouteDefinition[] {
   const remove = async (request: ApiRequest) => {
     const term = await loadTerm(request, tax);
     const previous = await termWithContext(request, term, false);
-    await request.site.store.terms.delete(term.id);
+    // A concurrent request deleted it first: the answer it would get one request later (the id no longer validates).
+    if (!(await request.site.store.terms.delete(term.id))) throw coreErrors.invalidParams({ id: 'Invalid parameter.' }, {});
     return previous;
   };
 
