@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSite, manualClock, silentLogger, type Site, type SiteStore } from '@siterest/core';
 import { basicAuth, rawRequest, type RunningServer } from '@siterest/core/testing';
 import { memoryStore } from '@siterest/store-memory';
-import { postgresStore } from '@siterest/store-postgres';
+import { postgresStore, type PostgresStore } from '@siterest/store-postgres';
 import { serveWithExpress } from '../packages/adapter-express/test/serve.js';
 import { dropSchema, openTestDatabase, uniqueSchema, type TestDatabase } from '../packages/store-postgres/test/support/database.js';
 
@@ -26,7 +26,7 @@ interface Setup {
 function setups(): Setup[] {
   let db: TestDatabase | null = null;
   let schema = '';
-  let stores: SiteStore[] = [];
+  let stores: PostgresStore[] = [];
   return [
     {
       label: 'memory store',
