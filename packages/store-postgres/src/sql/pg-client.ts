@@ -2,7 +2,7 @@ import type { Pool, PoolClient, QueryResult } from 'pg';
 import { isStoreError, StoreError } from '@siterest/core';
 import type { Listening, Row, SqlClient } from './client.js';
 import { isConnectionError, toStoreError } from './errors.js';
-import { CLIENT_GRACE_MS, sleep, withDeadline, type Timeouts, type TransactionOptions } from './limits.js';
+import { checkTimeout, CLIENT_GRACE_MS, sleep, withDeadline, type Timeouts, type TransactionOptions } from './limits.js';
 import { PgListener } from './pg-listener.js';
 import { bindable } from './params.js';
 
@@ -47,14 +47,18 @@ export class PgSqlClient implements SqlClient {
   }
 
   async transaction<T>(work: (client: SqlClient) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-    const statement = options.statementTimeout ?? this.timeouts.statement;
+    // A number checked here, never input: it is written into the SET LOCAL below.
+    const statement = checkTimeout(options.statementTimeout ?? this.timeouts.statement, 'statementTimeout');
     const client = await this.acquire();
     const tx = new PgTransactionClient(client, this, statement);
     let broken: Error | undefined;
     let committing = false;
     try {
-      // SET LOCAL rides on BEGIN (one round trip) when this transaction's limit differs from the session's.
-      await this.run(client, statement === this.timeouts.statement ? 'BEGIN' : `BEGIN; SET LOCAL statement_timeout = ${statement}`, [], statement);
+      // SET LOCAL rides on BEGIN (one round trip) when this transaction's limits differ from the session's.
+      const begin = ['BEGIN'];
+      if (statement !== this.timeouts.statement) begin.push(`SET LOCAL statement_timeout = ${statement}`);
+      if (options.timeout === 0) begin.push('SET LOCAL idle_in_transaction_session_timeout = 0');
+      await this.run(client, begin.join('; '), [], statement);
       const result = await withDeadline(work(tx), options.timeout ?? this.timeouts.transaction, 'a transaction', () => {
         // The work may be in the middle of a statement: the connection is destroyed, which rolls back.
         broken = new Error('The transaction took too long and was abandoned.');
