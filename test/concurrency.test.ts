@@ -15,6 +15,8 @@ import { dropSchema, openTestDatabase, uniqueSchema, type TestDatabase } from '.
  * slow request into a 503.
  */
 const PATIENT = { statementTimeout: 60_000, connectionTimeout: 120_000, transactionTimeout: 120_000 };
+/** Opening PGlite alone can take most of a minute on a busy machine. */
+const SLOW = 180_000;
 
 interface Setup {
   label: string;
@@ -88,13 +90,13 @@ describe.each(setups())('concurrent requests ($label)', (setup) => {
         await each.ready();
         servers.push(await serveWithExpress(each));
       }
-    });
+    }, SLOW);
 
     afterAll(async () => {
       for (const server of servers) await server.close();
       servers.length = 0;
       await setup.close();
-    });
+    }, SLOW);
 
     /** One request, sent to the instances in turn. */
     const call = async (method: string, path: string, body?: unknown): Promise<Answer> => {
@@ -117,7 +119,7 @@ describe.each(setups())('concurrent requests ($label)', (setup) => {
       expect(final).toHaveLength(1);
       const counts = await site.store.terms.getMany([a.id, b.id]);
       expect(counts.map((t) => t.count)).toEqual([final[0] === a.id ? 1 : 0, final[0] === b.id ? 1 : 0]);
-    });
+    }, SLOW);
 
     it('creates one tag when 50 requests create the same name; the others get term_exists with its id', async () => {
       const name = `Open air ${instances}`;
@@ -130,7 +132,7 @@ describe.each(setups())('concurrent requests ($label)', (setup) => {
       }
       const tags = (await call('GET', `/tags?hide_empty=false&per_page=50&search=${encodeURIComponent(name)}`)).body.tags;
       expect(tags.map((t: { id: number; slug: string }) => [t.id, t.slug])).toEqual([[id, `open-air-${instances}`]]);
-    });
+    }, SLOW);
 
     it('gives 30 events created at once with one title 30 different slugs, as one after another would', async () => {
       const title = `Jazz night ${instances}`;
@@ -139,7 +141,7 @@ describe.each(setups())('concurrent requests ($label)', (setup) => {
       const base = `jazz-night-${instances}`;
       const expected = [base, ...Array.from({ length: 29 }, (_, i) => `${base}-${i + 2}`)];
       expect(answers.map((a) => a.body.slug).sort()).toEqual([...expected].sort());
-    });
+    }, SLOW);
 
     it('makes one venue for 30 events created at once with the same inline venue', async () => {
       const venue = { venue: `Main hall ${instances}`, city: 'Berlin', address: 'Am Platz 1' };
@@ -150,7 +152,7 @@ describe.each(setups())('concurrent requests ($label)', (setup) => {
       const venues = (await call('GET', `/venues?per_page=50&search=${encodeURIComponent(venue.venue)}`)).body;
       expect(venues.total).toBe(1);
       expect(venues.venues[0].slug).toBe(`main-hall-${instances}`);
-    });
+    }, SLOW);
 
     it('deletes a term once when 50 requests delete it at once; the others get what a later request gets', async () => {
       const term = (await call('POST', '/categories', { name: `Doomed ${instances}` })).body;
@@ -160,6 +162,6 @@ describe.each(setups())('concurrent requests ($label)', (setup) => {
       expect(later).toEqual({ status: 400, body: expect.objectContaining({ code: 'rest_invalid_param', data: expect.objectContaining({ params: { id: 'Invalid parameter.' } }) }) });
       for (const answer of answers.filter((a) => a.status !== 200)) expect(answer).toEqual(later);
       expect(await site.store.terms.get(term.id)).toBeNull();
-    });
+    }, SLOW);
   });
 });

@@ -16,6 +16,8 @@ import { TcpProxy } from './support/tcp-proxy.js';
 const unavailable = (error: unknown) => isStoreError(error, 'unavailable');
 const all: EventQuery = { statuses: 'any', orderBy: 'start', offset: 0, limit: 100 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Opening PGlite alone can take most of a minute on a busy machine. */
+const SLOW = 180_000;
 
 /** How long `work` took to settle, and how. */
 async function timed(work: Promise<unknown>): Promise<{ ms: number; error: unknown }> {
@@ -107,7 +109,7 @@ describe.each(kinds)('limits on a store with %s', (kind) => {
     } finally {
       await close();
     }
-  });
+  }, SLOW);
 
   it.skipIf(needsServer(kind))('rolls back a transaction that outlives its limit and frees its connection at once (needs DATABASE_URL for pools)', async () => {
     const { store, close } = await open({ transactionTimeout: 500 });
@@ -131,7 +133,7 @@ describe.each(kinds)('limits on a store with %s', (kind) => {
     } finally {
       await close();
     }
-  });
+  }, SLOW);
 
   it.skipIf(kind === 'PGlite' || !DATABASE_URL)('stops a statement that runs too long, alone or in a transaction, and keeps working (needs a PostgreSQL server; PGlite cannot interrupt a statement)', async () => {
     const { store, close } = await open({ statementTimeout: 300 });
@@ -151,7 +153,7 @@ describe.each(kinds)('limits on a store with %s', (kind) => {
     } finally {
       await close();
     }
-  });
+  }, SLOW);
 });
 
 describe.skipIf(!DATABASE_URL)('a PostgreSQL server behind a network that fails (needs DATABASE_URL)', () => {
@@ -220,7 +222,7 @@ describe.skipIf(!DATABASE_URL)('a PostgreSQL server behind a network that fails 
     };
     expect((await recovered()).items.map((e) => e.title)).toEqual(['Before the cut']);
     await store.close();
-  });
+  }, SLOW);
 
   it('reports a write whose COMMIT answer was lost as saved when it committed', async () => {
     const store = await open();
@@ -230,7 +232,7 @@ describe.skipIf(!DATABASE_URL)('a PostgreSQL server behind a network that fails 
     expect(venue.title).toBe('Committed in the dark');
     expect((await store.venues.get(venue.id))?.title).toBe('Committed in the dark');
     await store.close();
-  });
+  }, SLOW);
 
   it('reports a write whose COMMIT never reached the server as failed, and nothing is saved', async () => {
     const store = await open();
@@ -240,7 +242,7 @@ describe.skipIf(!DATABASE_URL)('a PostgreSQL server behind a network that fails 
     expect(unavailable(error)).toBe(true);
     expect(await store.venues.findByTitle('Never committed')).toEqual([]);
     await store.close();
-  });
+  }, SLOW);
 
   it('answers a create that was saved as saved even when the database goes away right after it', async () => {
     const store = await open({ connectionTimeout: 500 });
@@ -253,5 +255,5 @@ describe.skipIf(!DATABASE_URL)('a PostgreSQL server behind a network that fails 
     await proxy.start();
     expect(await db.admin(`SELECT title FROM "${store.schema}".posts WHERE id = $1`, [venue.id])).toEqual([{ title: 'Saved before the outage' }]);
     await store.close();
-  });
+  }, SLOW);
 });

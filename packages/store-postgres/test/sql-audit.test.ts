@@ -62,7 +62,8 @@ describe('every value the store sends is a bound parameter', () => {
     await plain.migrate();
     const sql = new RecordingClient(plain.sql, log);
     store = new PostgresStore(sql, tablesIn(schema), { firstIds: {}, migrate: false, migrateOptions: {} }, new Notifications(sql, channelFor(schema)));
-  });
+    // Opening PGlite alone can take most of a minute on a busy machine.
+  }, 180_000);
 
   afterAll(async () => {
     await plain?.close();
