@@ -161,7 +161,14 @@ export async function runPostgresStoreBench(options: PostgresStoreBenchOptions =
   const url = new URL(databaseUrl);
   url.pathname = `/${database}`;
   const schema = `bench_${events}`;
-  const store = postgresStore({ connectionString: url.toString(), schema, poolConfig: { max: 4, application_name: 'siterest-bench', connectionTimeoutMillis: 30_000 } });
+  // Seeding a million events and rebuilding their indexes runs statements for minutes: no statement or transaction limit here.
+  const store = postgresStore({
+    connectionString: url.toString(),
+    schema,
+    poolConfig: { max: 4, application_name: 'siterest-bench', connectionTimeoutMillis: 30_000 },
+    statementTimeout: 0,
+    transactionTimeout: 0,
+  });
   try {
     const present = (await store.sql.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [schema])).length > 0;
     const marker = present ? await readMarker(store) : undefined;

@@ -47,7 +47,16 @@ export type * from './store/popups.js';
 export type * from './store/queries.js';
 export type * from './store/repositories.js';
 export { StoreError, isStoreError, type StoreErrorKind } from './store/store-error.js';
-export { searchTerms, matchesSearch, distanceKm, statusMatches } from './store/search.js';
+export {
+  searchTerms,
+  matchesSearch,
+  boundedSearch,
+  distanceKm,
+  statusMatches,
+  MAX_SEARCH_LENGTH,
+  MAX_SEARCH_TERMS,
+  type SearchTerm,
+} from './store/search.js';
 export { passesVisibility } from './store/visibility.js';
 
 export {

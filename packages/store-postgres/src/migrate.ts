@@ -22,7 +22,11 @@ export interface MigrateOptions {
   extensionSchema?: string;
 }
 
-/** Applies pending migrations in one transaction: all of them or none. Safe to run from many processes at once. */
+/**
+ * Applies pending migrations in one transaction: all of them or none. Safe to run from many processes at once.
+ * Without statement or transaction limits: an index build on a big table, or waiting for another instance that
+ * is migrating, may take minutes.
+ */
 export function migrateSchema(sql: SqlClient, tables: Tables, options: MigrateOptions = {}): Promise<MigrationResult> {
   return sql.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK]);
@@ -50,7 +54,7 @@ export function migrateSchema(sql: SqlClient, tables: Tables, options: MigrateOp
     }
     const version = Math.max(0, ...done, ...MIGRATIONS.filter((m) => !done.has(m.version)).map((m) => m.version));
     return { version, applied };
-  });
+  }, { statementTimeout: 0, timeout: 0 });
 }
 
 /** The tables, indexes and sequences a migration creates. */

@@ -7,6 +7,7 @@ import { Notifications } from './notifications.js';
 import type { SqlClient } from './sql/client.js';
 import { channelFor } from './sql/identifiers.js';
 import { PgSqlClient } from './sql/pg-client.js';
+import { checkTimeout, DEFAULT_TIMEOUTS, type Timeouts } from './sql/limits.js';
 import { PGliteSqlClient } from './sql/pglite-client.js';
 import { PostgresStore } from './store.js';
 import { DEFAULT_SCHEMA, tablesIn } from './tables.js';
@@ -28,23 +29,55 @@ export interface PostgresStoreOptions {
   migrate?: boolean;
   /** Where missing extensions (pg_trgm) are created, default `public`. */
   extensionSchema?: string;
+  /**
+   * Longest a statement may run, in ms (default 5000; 0 turns it off). PostgreSQL's `statement_timeout`: a startup
+   * parameter of the store's own pool, set once per connection of a pool you pass in. Also the client-side limit
+   * (plus 1 s) that catches a database that stopped answering. PGlite cannot interrupt a running statement.
+   */
+  statementTimeout?: number;
+  /** Longest wait for a connection, in ms (default 5000, or the pool's `connectionTimeoutMillis`): connecting, or queueing for a busy pool or PGlite. */
+  connectionTimeout?: number;
+  /** Longest a transaction may stay open, in ms (default 15000; 0 turns it off); after it, it is rolled back. */
+  transactionTimeout?: number;
 }
 
 /** Fail fast when the server is away instead of queueing requests for the OS's TCP timeout. */
 const POOL_DEFAULTS: PoolConfig = {
-  connectionTimeoutMillis: 5_000,
   keepAlive: true,
+  keepAliveInitialDelayMillis: 10_000,
   idleTimeoutMillis: 30_000,
   application_name: 'siterest',
 };
 
+function timeoutsFor(options: PostgresStoreOptions): Timeouts {
+  const poolOptions = (options.pool as { options?: PoolConfig } | undefined)?.options;
+  return {
+    statement: checkTimeout(options.statementTimeout ?? (options.poolConfig?.statement_timeout || undefined) ?? DEFAULT_TIMEOUTS.statement, 'statementTimeout'),
+    connection: checkTimeout(
+      options.connectionTimeout ?? options.poolConfig?.connectionTimeoutMillis ?? poolOptions?.connectionTimeoutMillis ?? DEFAULT_TIMEOUTS.connection,
+      'connectionTimeout',
+    ),
+    transaction: checkTimeout(options.transactionTimeout ?? DEFAULT_TIMEOUTS.transaction, 'transactionTimeout'),
+  };
+}
+
 function clientFor(options: PostgresStoreOptions): SqlClient {
   const given = [options.pool, options.pglite, options.connectionString].filter((x) => x !== undefined);
   if (given.length !== 1) throw new Error('postgresStore needs exactly one of `pool`, `pglite` or `connectionString`.');
+  const timeouts = timeoutsFor(options);
   // The driver types above describe what these are; the clients are written against the drivers' own types.
-  if (options.pool) return new PgSqlClient(options.pool as unknown as Pool, false);
-  if (options.pglite) return new PGliteSqlClient(options.pglite as unknown as PGliteInterface, false);
-  return new PgSqlClient(ownPool({ ...POOL_DEFAULTS, ...options.poolConfig, connectionString: options.connectionString } as PoolConfig), true);
+  if (options.pool) return new PgSqlClient(options.pool as unknown as Pool, false, timeouts);
+  if (options.pglite) return new PGliteSqlClient(options.pglite as unknown as PGliteInterface, false, timeouts);
+  const pool = ownPool({
+    ...POOL_DEFAULTS,
+    ...options.poolConfig,
+    connectionString: options.connectionString,
+    connectionTimeoutMillis: timeouts.connection,
+    // Startup parameters: the server enforces them on every session of the pool, at no cost per statement.
+    statement_timeout: timeouts.statement,
+    idle_in_transaction_session_timeout: timeouts.transaction,
+  } as PoolConfig);
+  return new PgSqlClient(pool, true, timeouts);
 }
 
 /** pg is an optional peer dependency: it is loaded only when the store makes its own pool. */

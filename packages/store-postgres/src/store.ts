@@ -28,7 +28,18 @@ import { userRepository } from './repositories/site/users.js';
 import { contactFormRepository } from './repositories/contact-forms/contact-forms.js';
 import { popupRepository } from './repositories/popups/popups.js';
 import type { SqlClient } from './sql/client.js';
+import { isRetryableConflict, isUniqueViolation } from './sql/errors.js';
+import { sleep } from './sql/limits.js';
 import type { Tables } from './tables.js';
+
+/**
+ * How often `store.transaction` runs its work before giving up on a conflict it can resolve by running again: a
+ * deadlock, a serialization failure, or a unique value (a slug) another transaction took first.
+ */
+const TRANSACTION_ATTEMPTS = 8;
+
+/** A short random pause before running the work again, so that the transactions that collided do not collide again. */
+const backoff = (attempt: number) => sleep(Math.random() * Math.min(200, 10 * 2 ** attempt));
 
 /** The write methods of the repositories: after each committed one, the change version advances. */
 const WRITE_METHODS = ['create', 'update', 'delete', 'set', 'add', 'recordUse'] as const;
@@ -76,7 +87,7 @@ export class PostgresStore implements SiteStore {
   ) {
     const db: Db = { sql, t: tables };
     // Inside a transaction the version advances once, after the commit (see transaction()).
-    const changed = () => (sql.inTransaction ? Promise.resolve() : this.advanceVersion());
+    const changed = () => (sql.inTransaction ? Promise.resolve() : this.versionChanged());
     this.options = tracked(optionRepository(db), changed);
     this.users = tracked(userRepository(db), changed);
     this.applicationPasswords = tracked(applicationPasswordRepository(db), changed);
@@ -95,18 +106,38 @@ export class PostgresStore implements SiteStore {
     return this.tables.schema;
   }
 
+  /**
+   * Runs `work` in one transaction. When it loses a race PostgreSQL can tell about (a deadlock, a serialization
+   * failure, a unique value such as a slug that another transaction took first), the work runs again from the
+   * start in a new transaction, where its reads see the winner: the check-then-write logic of a service (a unique
+   * slug, "this name exists") then gives the answer it gives when requests come one after another. The work must
+   * therefore only touch the store it receives (anything else it does may happen more than once).
+   */
   async transaction<T>(work: (store: SiteStore) => Promise<T>): Promise<T> {
     if (this.sql.inTransaction) return work(this);
+    let committed = false;
     try {
-      return await this.sql.transaction((tx) => work(new PostgresStore(tx, this.tables, this.settings, this.notifications)));
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const result = await this.sql.transaction((tx) => work(new PostgresStore(tx, this.tables, this.settings, this.notifications)));
+          committed = true;
+          return result;
+        } catch (error) {
+          if (attempt >= TRANSACTION_ATTEMPTS || !(isRetryableConflict(error) || isUniqueViolation(error))) throw error;
+          await backoff(attempt);
+        }
+      }
     } finally {
-      // Committed or not, readers recheck: advancing without a change only costs them one recomputation.
-      await this.advanceVersion().catch(() => undefined);
+      // After a commit the caller's next read must see the new version. After a failure the commit may still have
+      // happened (its answer lost): readers recheck, without making the failure wait for the database.
+      if (committed) await this.versionChanged();
+      else void this.versionChanged();
     }
   }
 
   /** Grows after every committed write of any instance on this schema (sequence `siterest_changes`). */
   async changeVersion(): Promise<number> {
+    if (this.versionOwed) await this.versionChanged();
     const rows = await this.sql.query<{ last_value: string; is_called: boolean }>(`SELECT last_value, is_called FROM ${this.tables.changes}`);
     const row = rows[0];
     return row && row.is_called ? Number(row.last_value) : 0;
@@ -115,6 +146,42 @@ export class PostgresStore implements SiteStore {
   private async advanceVersion(): Promise<void> {
     await this.sql.query('SELECT nextval($1::regclass)', [this.tables.changes]);
   }
+
+  /** Set while a committed write could not advance the version (the database went away right after it). */
+  private versionOwed = false;
+  private versionRetry: NodeJS.Timeout | null = null;
+
+  /**
+   * Advances the version after a write. Never fails: the write is saved whatever happens here, and answering an
+   * error would tell the client it was not (an outage starting just after a commit). Instead the advance is
+   * owed and retried in the background until the database answers again.
+   */
+  private async versionChanged(): Promise<void> {
+    try {
+      await this.advanceVersion();
+      this.versionOwed = false;
+    } catch {
+      this.versionOwed = true;
+      this.retryVersionLater(250);
+    }
+  }
+
+  private retryVersionLater(delay: number): void {
+    if (this.versionRetry || this.closed) return;
+    this.versionRetry = setTimeout(() => {
+      this.versionRetry = null;
+      if (!this.versionOwed || this.closed) return;
+      this.advanceVersion().then(
+        () => {
+          this.versionOwed = false;
+        },
+        () => this.retryVersionLater(Math.min(delay * 2, 5_000)),
+      );
+    }, delay);
+    this.versionRetry.unref();
+  }
+
+  private closed = false;
 
   /** Applies pending migrations (idempotent; concurrent callers wait for each other) and the firstIds floors. */
   async migrate(): Promise<MigrationResult> {
@@ -151,6 +218,8 @@ export class PostgresStore implements SiteStore {
   /** Stops listening and ends what the store opened itself; a pool or PGlite handed in stays open. */
   async close(): Promise<void> {
     if (this.sql.inTransaction) return;
+    this.closed = true;
+    if (this.versionRetry) clearTimeout(this.versionRetry);
     await this.notifications.close();
     await this.sql.close();
   }

@@ -62,7 +62,8 @@ describe('when the database cannot be reached', () => {
     await expect(store.events.create(newEvent())).rejects.toSatisfy(unavailable);
     await expect(store.terms.delete(1)).rejects.toSatisfy(unavailable);
     await store.close();
-  });
+    // Opening PGlite alone can take most of a minute on a busy machine.
+  }, 180_000);
 });
 
 // These need a server whose backends can be terminated and whose address can be cut.

@@ -55,8 +55,14 @@ describe('multi-record writes', () => {
   it("a failure inside the store's own event transaction (after the post row) rolls the post back too", async () => {
     const music = await store.terms.create(term('Music'));
     const before = await footprint();
-    // 1e20 is no bigint: the post and event rows are written, then the term assignment fails.
-    await expect(store.events.create(newEvent({ categoryIds: [music.id, 1e20] }))).rejects.toThrow(/out of range/);
+    // A trigger refuses the term assignment: the post and event rows are written, then that statement fails.
+    await db.admin(`CREATE FUNCTION "${schema}".refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'assignment refused'; END $$`);
+    await db.admin(`CREATE TRIGGER refuse BEFORE INSERT ON "${schema}".term_relationships FOR EACH ROW EXECUTE FUNCTION "${schema}".refuse()`);
+    try {
+      await expect(store.events.create(newEvent({ categoryIds: [music.id] }))).rejects.toThrow(/assignment refused/);
+    } finally {
+      await db.admin(`DROP FUNCTION "${schema}".refuse() CASCADE`);
+    }
     expect(await footprint()).toEqual(before);
     expect((await store.terms.get(music.id))?.count).toBe(0);
   });

@@ -131,6 +131,26 @@ export function storeContractSuite(name: string, factory: StoreFactory): void {
         expect(await store.posts.slugTaken(event.type, 'jazz-night', event.id)).toBe(false);
         expect(await store.posts.idBySlug(event.type, '')).toBeNull();
       });
+
+      it('finds nothing for ids no record can have (past 2^53, not whole) and pages past any end', async () => {
+        const event = await store.events.create(newEvent({ title: 'Only' }));
+        const music = await store.terms.create({ taxonomy: CAT, name: 'Music', slug: 'music', description: '', parentId: 0 });
+        for (const id of [2 ** 63, 2 ** 64, 1e21, 2 ** 53 + 2, 1.5]) {
+          expect([id, await store.events.get(id), await store.venues.get(id), await store.terms.get(id), await store.users.get(id), await store.posts.typeOf(id)]).toEqual([id, null, null, null, null, null]);
+          expect(await store.events.getMany([id, event.id])).toEqual([event]);
+          expect(await store.terms.getMany([id])).toEqual([]);
+          expect((await store.events.list(eventQuery({ include: [id] }))).items).toEqual([]);
+          expect((await store.events.list(eventQuery({ categoryIds: [id] }))).items).toEqual([]);
+          expect((await store.venues.list(linkedQuery({ eventId: id }))).items).toEqual([]);
+          expect((await store.terms.list(termQuery({ objectId: id, include: [id] }))).items).toEqual([]);
+          expect((await store.terms.list(termQuery({ exclude: [id] }))).items).toEqual([music]);
+          await expect(store.events.update(id, { title: 'x' })).rejects.toThrow();
+          expect(await store.terms.delete(id)).toBe(false);
+        }
+        expect(await store.events.list(eventQuery({ offset: 1e21, limit: 10 }))).toEqual({ items: [], total: 1 });
+        expect(await store.events.list(eventQuery({ offset: 2 ** 63, limit: 2 ** 63 }))).toEqual({ items: [], total: 1 });
+        expect(await store.terms.list(termQuery({ offset: 1e21 }))).toEqual({ items: [], total: 1 });
+      });
     });
 
     describe('events', () => {

@@ -1,4 +1,4 @@
-import { StoreError, type NewTerm, type Page, type TermPatch, type TermQuery, type TermRecord, type TermRepository } from '@siterest/core';
+import { boundedSearch, StoreError, type NewTerm, type Page, type TermPatch, type TermQuery, type TermRecord, type TermRepository } from '@siterest/core';
 import { freeze, lower, many, stripUndefined, takeId, type MemoryContext, type MemoryDb } from '../db.js';
 
 function withCount(db: MemoryDb, term: Omit<TermRecord, 'count'>): TermRecord {
@@ -84,7 +84,7 @@ function listTerms(db: MemoryDb, query: TermQuery): Page<TermRecord> {
       }
     }
   }
-  const needle = query.search?.toLowerCase();
+  const needle = query.search ? boundedSearch(query.search).toLowerCase() : undefined;
   const matches = all.filter((t) => {
     if (query.include && !query.include.includes(t.id)) return false;
     if (query.exclude?.includes(t.id)) return false;

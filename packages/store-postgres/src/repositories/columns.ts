@@ -40,9 +40,21 @@ export function selectList(alias: string, columns: readonly Column[]): string {
     .join(', ');
 }
 
+/**
+ * An instant as a `timestamp` parameter. WordPress's zero date is -infinity; so is anything before the year 1,
+ * which PostgreSQL has no date for, and anything past its last year (294276) is +infinity (the API refuses such
+ * dates; this keeps a statement from failing on one that arrives some other way).
+ */
+function utcValue(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  if (value === ZERO_DATE || value.startsWith('-') || value.startsWith('0000-')) return '-infinity';
+  if (/^\+?\d{7,}-/.test(value)) return 'infinity';
+  return value;
+}
+
 /** A bind placeholder for a field's value. */
 function bind(params: Params, column: Column, value: unknown): string {
-  if (column.kind === 'utc') return params.add(value === ZERO_DATE ? '-infinity' : value, SQL_TYPE.utc);
+  if (column.kind === 'utc') return params.add(utcValue(value), SQL_TYPE.utc);
   if (column.kind === 'bigints') return params.add((value as number[]).map(Number), SQL_TYPE.bigints);
   if (column.kind === 'json') return params.add(JSON.stringify(value), SQL_TYPE.json);
   return params.add(value, SQL_TYPE[column.kind]);
@@ -50,7 +62,7 @@ function bind(params: Params, column: Column, value: unknown): string {
 
 /** A timestamp bound compared with a utc column. */
 export function bindUtc(params: Params, value: string): string {
-  return params.add(value === ZERO_DATE ? '-infinity' : value, SQL_TYPE.utc);
+  return params.add(utcValue(value), SQL_TYPE.utc);
 }
 
 function readField(kind: Kind, value: unknown): unknown {

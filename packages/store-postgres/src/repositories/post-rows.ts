@@ -1,6 +1,6 @@
 import type { PostRecord } from '@siterest/core';
 import type { Row } from '../sql/client.js';
-import { Params } from '../sql/params.js';
+import { idValue, idValues, Params } from '../sql/params.js';
 import { assignments, fromRow, selectList, type Column } from './columns.js';
 import type { Db } from './db.js';
 import { POST_COLUMNS, type PostType } from './post-types.js';
@@ -30,7 +30,7 @@ export function toRecord<R>(row: Row, type: PostType, extras: Extras = NO_EXTRAS
 /** Records with these ids, in the order and repetition of `ids`. */
 export async function readPosts<R extends PostRecord>(db: Db, type: PostType, ids: readonly number[], extras: Extras = NO_EXTRAS): Promise<R[]> {
   if (ids.length === 0) return [];
-  const rows = await db.sql.query(`${selectPosts(db, type, extras)} WHERE p.id = ANY($1::bigint[])`, [[...new Set(ids)]]);
+  const rows = await db.sql.query(`${selectPosts(db, type, extras)} WHERE p.id = ANY($1::bigint[])`, [[...new Set(idValues(ids))]]);
   const byId = new Map(rows.map((row) => [Number(row.id), toRecord<R>(row, type, extras)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
@@ -58,7 +58,7 @@ export async function insertPost(db: Db, type: PostType, input: Record<string, u
 
 /** Locks the type's row for the rest of the transaction; false when there is no such record. */
 export async function lockPost(db: Db, type: PostType, id: number): Promise<boolean> {
-  const rows = await db.sql.query(`SELECT 1 FROM ${type.table(db.t)} WHERE post_id = $1::bigint FOR UPDATE`, [id]);
+  const rows = await db.sql.query(`SELECT 1 FROM ${type.table(db.t)} WHERE post_id = $1::bigint FOR UPDATE`, [idValue(id)]);
   return rows.length > 0;
 }
 

@@ -1,16 +1,19 @@
 import { searchTerms } from '@siterest/core';
 import { containsPattern } from '../sql/like.js';
-import type { Params } from '../sql/params.js';
+import { hasNul, type Params } from '../sql/params.js';
 
 /**
- * WordPress search: every word or "quoted phrase" appears, case-insensitively, in one of `columns`.
- * ILIKE '%term%' per column is what the trigram indexes serve.
+ * WordPress search (core's searchTerms: at most nine terms, the text bounded): every term appears,
+ * case-insensitively, in one of `columns`, and an excluded (`-word`) term in none. ILIKE '%term%' per column is
+ * what the trigram indexes serve. A term with a NUL character cannot appear in stored text (see params.ts).
  */
 export function searchConditions(params: Params, search: string | undefined, columns: readonly string[]): string[] {
   if (!search) return [];
   return searchTerms(search).map((term) => {
-    const pattern = params.add(containsPattern(term), 'text');
-    return `(${columns.map((c) => `${c} ILIKE ${pattern}`).join(' OR ')})`;
+    if (hasNul(term.text)) return term.exclude ? 'TRUE' : 'FALSE';
+    const pattern = params.add(containsPattern(term.text), 'text');
+    const anywhere = `(${columns.map((c) => `${c} ILIKE ${pattern}`).join(' OR ')})`;
+    return term.exclude ? `NOT ${anywhere}` : anywhere;
   });
 }
 

@@ -2,16 +2,22 @@
  * The one query interface the store is written against. node-postgres and PGlite each implement it, so every
  * repository, the migrations and the notifications exist once.
  */
+import type { TransactionOptions } from './limits.js';
+
 export type Row = Record<string, unknown>;
 
 export interface SqlClient {
-  /** One parameterised statement; rows as the driver parses them. Driver failures arrive as StoreError when they have a meaning. */
+  /**
+   * One parameterised statement; rows as the driver parses them. Driver failures arrive as StoreError when they
+   * have a meaning. Bounded by the store's timeouts: waiting for a connection, and running.
+   */
   query<T extends Row = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
   /**
-   * Runs `work` in one transaction on one connection; commits when it resolves, rolls back when it throws.
-   * Called on a client that is already inside a transaction, it joins that transaction.
+   * Runs `work` in one transaction on one connection; commits when it resolves, rolls back when it throws or
+   * outlives the transaction timeout. Called on a client that is already inside a transaction, it joins that
+   * transaction (and `options` are ignored).
    */
-  transaction<T>(work: (client: SqlClient) => Promise<T>): Promise<T>;
+  transaction<T>(work: (client: SqlClient) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /** Whether this client is bound to an open transaction. */
   readonly inTransaction: boolean;
   /**

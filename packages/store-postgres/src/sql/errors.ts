@@ -5,8 +5,12 @@ import { StoreError } from '@siterest/core';
  * `conflict` with a clear message; anything else is a bug and stays as it is.
  */
 
-/** SQLSTATEs meaning the server or the connection is gone, not that the statement was wrong. */
-const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '53300', '53400', '25P03', '58030']);
+/**
+ * SQLSTATEs meaning the server or the connection is gone or overloaded, not that the statement was wrong:
+ * shutdowns, too many connections, out of resources, idle-in-transaction timeout, and a statement cancelled by
+ * `statement_timeout` or `lock_timeout` (57014, 55P03): the database did not answer in time.
+ */
+const UNAVAILABLE_STATES = new Set(['57P01', '57P02', '57P03', '57014', '55P03', '53000', '53100', '53200', '53300', '53400', '25P03', '58030']);
 
 const UNAVAILABLE_NODE_CODES = new Set([
   'ECONNREFUSED',
@@ -45,9 +49,19 @@ export function isConnectionError(error: unknown): boolean {
   return UNAVAILABLE_MESSAGES.some((re) => re.test(error.message));
 }
 
+/** A deadlock victim or serialization failure: running the same work again is expected to succeed. */
 export function isRetryableConflict(error: unknown): boolean {
   const code = codeOf(error);
   return code === '40P01' || code === '40001';
+}
+
+/**
+ * A unique constraint another transaction won (the store's error or the driver's): work that chose the value
+ * (a slug) chooses again when it runs once more and sees the winner.
+ */
+export function isUniqueViolation(error: unknown): boolean {
+  if (codeOf(error) === '23505') return true;
+  return error instanceof StoreError && error.kind === 'conflict' && codeOf(error.cause) === '23505';
 }
 
 export function toStoreError(error: unknown): unknown {

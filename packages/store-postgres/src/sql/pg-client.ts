@@ -1,20 +1,32 @@
-import type { Pool, PoolClient } from 'pg';
-import { isStoreError } from '@siterest/core';
+import type { Pool, PoolClient, QueryResult } from 'pg';
+import { isStoreError, StoreError } from '@siterest/core';
 import type { Listening, Row, SqlClient } from './client.js';
 import { isConnectionError, toStoreError } from './errors.js';
+import { checkTimeout, CLIENT_GRACE_MS, sleep, withDeadline, type Timeouts, type TransactionOptions } from './limits.js';
 import { PgListener } from './pg-listener.js';
+import { bindable } from './params.js';
 
 /** Ignores errors of idle pooled connections (server restart, pg_terminate_backend): the pool drops them and reconnects on demand. */
 const ignore = (): void => undefined;
 
-/** node-postgres: statements on the pool, transactions on one checked-out client. */
+/**
+ * node-postgres: each statement on a connection checked out of the pool, transactions on one connection.
+ *
+ * Every wait and statement is bounded (see Timeouts): the wait for a connection (whatever the pool's own
+ * setting), each statement on the server (`statement_timeout`, set as a startup parameter on the store's own
+ * pool and once per connection on an app's pool) and on the client a little later (a silent network cut never
+ * answers), and each transaction as a whole. A connection that timed out or broke is destroyed, never reused.
+ */
 export class PgSqlClient implements SqlClient {
   readonly inTransaction = false;
   private readonly listener: PgListener;
+  /** Connections of an app's pool whose session statement_timeout the store has set. */
+  private readonly prepared = new WeakSet<PoolClient>();
 
   constructor(
     private readonly pool: Pool,
     private readonly ownsPool: boolean,
+    readonly timeouts: Timeouts,
   ) {
     // Without a listener an idle connection's error would crash the process.
     pool.on('error', ignore);
@@ -22,40 +34,68 @@ export class PgSqlClient implements SqlClient {
   }
 
   async query<T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    const client = await this.acquire();
+    let broken: Error | undefined;
     try {
-      return (await this.pool.query<T>(text, params as unknown[])).rows;
+      return (await this.run<T>(client, text, params, this.timeouts.statement)).rows;
     } catch (error) {
+      if (isConnectionError(error)) broken = error as Error;
       throw toStoreError(error);
+    } finally {
+      release(client, broken);
     }
   }
 
-  async transaction<T>(work: (client: SqlClient) => Promise<T>): Promise<T> {
-    let client: PoolClient;
-    try {
-      client = await this.pool.connect();
-    } catch (error) {
-      throw toStoreError(error);
-    }
-    client.on('error', ignore);
+  async transaction<T>(work: (client: SqlClient) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    // A number checked here, never input: it is written into the SET LOCAL below.
+    const statement = checkTimeout(options.statementTimeout ?? this.timeouts.statement, 'statementTimeout');
+    const client = await this.acquire();
+    const tx = new PgTransactionClient(client, this, statement);
     let broken: Error | undefined;
+    let committing = false;
     try {
-      await client.query('BEGIN');
-      const result = await work(new PgTransactionClient(client, this));
-      await client.query('COMMIT');
+      // SET LOCAL rides on BEGIN (one round trip) when this transaction's limits differ from the session's.
+      const begin = ['BEGIN'];
+      if (statement !== this.timeouts.statement) begin.push(`SET LOCAL statement_timeout = ${statement}`);
+      if (options.timeout === 0) begin.push('SET LOCAL idle_in_transaction_session_timeout = 0');
+      await this.run(client, begin.join('; '), [], statement);
+      const result = await withDeadline(work(tx), options.timeout ?? this.timeouts.transaction, 'a transaction', () => {
+        // The work may be in the middle of a statement: the connection is destroyed, which rolls back.
+        broken = new Error('The transaction took too long and was abandoned.');
+        tx.end();
+      });
+      // Known before COMMIT, so that a COMMIT whose answer is lost can be checked (see commitOutcome).
+      const [assigned] = (await this.run<{ xid: string | null }>(client, 'SELECT txid_current_if_assigned()::text AS xid', [], statement)).rows;
+      committing = true;
+      try {
+        await this.run(client, 'COMMIT', [], statement);
+      } catch (error) {
+        if (!isConnectionError(error)) throw error;
+        broken = error as Error;
+        // A transaction that wrote nothing has nothing to lose; one that wrote may have committed all the same.
+        const outcome = assigned?.xid ? await this.commitOutcome(assigned.xid) : 'aborted';
+        if (outcome === 'committed') return result;
+        throw new StoreError(
+          'unavailable',
+          outcome === 'aborted'
+            ? `The connection broke before the transaction committed; nothing was saved: ${(error as Error).message}`
+            : `The connection broke while the transaction committed and the database could not be asked whether it did: ${(error as Error).message}`,
+          { cause: error },
+        );
+      }
       return result;
     } catch (error) {
-      if (isStoreError(error, 'unavailable') || isConnectionError(error)) {
-        broken = error as Error;
-      } else {
-        await client.query('ROLLBACK').catch((rollbackError: Error) => {
+      if (!broken && (isStoreError(error, 'unavailable') || isConnectionError(error))) broken = error as Error;
+      if (!broken && !committing) {
+        await this.run(client, 'ROLLBACK', [], statement).catch((rollbackError: Error) => {
           broken = rollbackError;
         });
       }
       throw toStoreError(error);
     } finally {
-      client.off('error', ignore);
-      // Releasing with an error destroys the connection instead of handing a dead one to the next request.
-      client.release(broken);
+      tx.end();
+      // Releasing with an error destroys the connection instead of handing a dead (or busy) one to the next request.
+      release(client, broken);
     }
   }
 
@@ -68,19 +108,85 @@ export class PgSqlClient implements SqlClient {
     this.pool.off('error', ignore);
     if (this.ownsPool) await this.pool.end();
   }
+
+  /** One statement on a checked-out connection, abandoned client-side a little after the server's own limit. */
+  run<T extends Row = Row>(client: PoolClient, text: string, params: readonly unknown[], statementTimeout: number): Promise<QueryResult<T>> {
+    return client.query<T>({
+      text,
+      values: bindable(params),
+      ...(statementTimeout ? { query_timeout: statementTimeout + CLIENT_GRACE_MS } : {}),
+    });
+  }
+
+  /** A connection from the pool within the connection timeout, whatever the pool's own setting; ready for the store's limits. */
+  private async acquire(): Promise<PoolClient> {
+    const pending = this.pool.connect();
+    let client: PoolClient;
+    try {
+      client = await withDeadline(pending, this.timeouts.connection, 'waiting for a database connection', () => {
+        // The connection may still come: it goes straight back.
+        pending.then((late) => late.release(), ignore);
+      });
+    } catch (error) {
+      throw toStoreError(error);
+    }
+    client.on('error', ignore);
+    if (this.ownsPool || !this.timeouts.statement || this.prepared.has(client)) return client;
+    try {
+      await this.run(client, `SELECT set_config('statement_timeout', $1, false)`, [`${this.timeouts.statement}ms`], this.timeouts.statement);
+      this.prepared.add(client);
+      return client;
+    } catch (error) {
+      release(client, error as Error);
+      throw toStoreError(error);
+    }
+  }
+
+  /**
+   * Whether transaction `xid` committed, asked on another connection after the one that sent COMMIT broke:
+   * `unknown` when the database cannot be asked within the connection timeout (or no longer remembers).
+   */
+  private async commitOutcome(xid: string): Promise<'committed' | 'aborted' | 'unknown'> {
+    const deadline = Date.now() + Math.max(this.timeouts.connection, 1_000);
+    for (;;) {
+      try {
+        const [row] = await this.query<{ status: string | null }>('SELECT txid_status($1::bigint) AS status', [xid]);
+        if (row?.status === 'committed') return 'committed';
+        if (row?.status === 'aborted') return 'aborted';
+        if (row?.status !== 'in progress') return 'unknown';
+      } catch {
+        // Still unreachable: ask again until the deadline.
+      }
+      if (Date.now() >= deadline) return 'unknown';
+      await sleep(100);
+    }
+  }
+}
+
+function release(client: PoolClient, broken: Error | undefined): void {
+  client.off('error', ignore);
+  client.release(broken);
 }
 
 class PgTransactionClient implements SqlClient {
   readonly inTransaction = true;
+  private closed = false;
 
   constructor(
     private readonly client: PoolClient,
     private readonly root: PgSqlClient,
+    private readonly statementTimeout: number,
   ) {}
 
+  /** After the transaction ended (or was abandoned) its connection is not this client's any more. */
+  end(): void {
+    this.closed = true;
+  }
+
   async query<T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    if (this.closed) throw new StoreError('unavailable', 'The transaction is over: it was committed, rolled back or abandoned.');
     try {
-      return (await this.client.query<T>(text, params as unknown[])).rows;
+      return (await this.root.run<T>(this.client, text, params, this.statementTimeout)).rows;
     } catch (error) {
       throw toStoreError(error);
     }

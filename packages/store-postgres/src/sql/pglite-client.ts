@@ -1,35 +1,76 @@
 import type { PGliteInterface, Transaction } from '@electric-sql/pglite';
+import { StoreError } from '@siterest/core';
 import type { Listening, Row, SqlClient } from './client.js';
 import { toStoreError } from './errors.js';
+import { bindable } from './params.js';
+import { TimedMutex, withDeadline, type Timeouts, type TransactionOptions } from './limits.js';
 
 type Queryable = Pick<Transaction, 'query'>;
 
 async function run<T extends Row>(db: Queryable, text: string, params: readonly unknown[]): Promise<T[]> {
   try {
-    return (await db.query<T>(text, params as unknown[])).rows;
+    return (await db.query<T>(text, bindable(params))).rows;
   } catch (error) {
     throw toStoreError(error);
   }
 }
 
-/** PGlite: one in-process connection, so transactions hold it exclusively and LISTEN never drops. */
+/**
+ * Every store on one PGlite database takes turns through the same queue, so a caller that gave up waiting is
+ * taken out of it instead of running later, after it was told the database is busy.
+ */
+const turns = new WeakMap<PGliteInterface, TimedMutex>();
+
+function turnsOf(db: PGliteInterface): TimedMutex {
+  let mutex = turns.get(db);
+  if (!mutex) turns.set(db, (mutex = new TimedMutex()));
+  return mutex;
+}
+
+/**
+ * PGlite: one in-process connection, so transactions hold it exclusively and LISTEN never drops.
+ *
+ * Limits: the wait for a turn is bounded by the connection timeout and a transaction by the transaction
+ * timeout (after which it is rolled back and the database is free again). A statement that has started cannot be
+ * interrupted: PGlite runs it to the end on the JavaScript thread, which is why input bounds matter most here.
+ */
 export class PGliteSqlClient implements SqlClient {
   readonly inTransaction = false;
+  private readonly turns: TimedMutex;
 
   constructor(
     private readonly db: PGliteInterface,
     private readonly ownsDb: boolean,
-  ) {}
-
-  query<T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
-    return run<T>(this.db, text, params);
+    readonly timeouts: Timeouts,
+  ) {
+    this.turns = turnsOf(db);
   }
 
-  async transaction<T>(work: (client: SqlClient) => Promise<T>): Promise<T> {
+  async query<T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    const done = await this.turns.acquire(this.timeouts.connection);
     try {
-      return await this.db.transaction((tx) => work(new PGliteTransactionClient(tx, this)));
+      return await run<T>(this.db, text, params);
+    } finally {
+      done();
+    }
+  }
+
+  async transaction<T>(work: (client: SqlClient) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+    const done = await this.turns.acquire(this.timeouts.connection);
+    try {
+      return await this.db.transaction(async (tx) => {
+        const client = new PGliteTransactionClient(tx, this);
+        try {
+          // When the limit strikes, PGlite rolls back and the work's later statements fail ("Transaction is closed").
+          return await withDeadline(work(client), options.timeout ?? this.timeouts.transaction, 'a transaction', () => client.end());
+        } finally {
+          client.end();
+        }
+      });
     } catch (error) {
       throw toStoreError(error);
+    } finally {
+      done();
     }
   }
 
@@ -53,13 +94,19 @@ export class PGliteSqlClient implements SqlClient {
 
 class PGliteTransactionClient implements SqlClient {
   readonly inTransaction = true;
+  private closed = false;
 
   constructor(
     private readonly tx: Transaction,
     private readonly root: PGliteSqlClient,
   ) {}
 
+  end(): void {
+    this.closed = true;
+  }
+
   query<T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+    if (this.closed) return Promise.reject(new StoreError('unavailable', 'The transaction is over: it was committed, rolled back or abandoned.'));
     return run<T>(this.tx, text, params);
   }
 

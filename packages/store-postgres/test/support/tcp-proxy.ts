@@ -1,12 +1,27 @@
 import net from 'node:net';
 
+interface Link {
+  client: net.Socket;
+  upstream: net.Socket;
+}
+
+/** What the proxy does to the next client message that contains a given text (a statement). */
+export type MessageFault =
+  /** Forward it, then cut the connection before the server's answer comes back. */
+  | 'cut-after'
+  /** Drop it and cut the connection: the server never sees it. */
+  | 'cut-before';
+
 /**
  * A TCP proxy in front of the database, so a test can take the database away (refuse and cut every
- * connection) and bring it back on the same address without touching the server.
+ * connection), make the network go silent (blackhole), or cut one connection at one statement, and bring it
+ * back on the same address without touching the server.
  */
 export class TcpProxy {
   private server: net.Server | null = null;
-  private readonly sockets = new Set<net.Socket>();
+  private readonly links = new Set<Link>();
+  private silent = false;
+  private fault: { text: string; kind: MessageFault; hit: () => void } | null = null;
   port = 0;
 
   constructor(
@@ -15,17 +30,7 @@ export class TcpProxy {
   ) {}
 
   async start(): Promise<void> {
-    const server = net.createServer((client) => {
-      const upstream = net.connect(this.targetPort, this.targetHost);
-      for (const socket of [client, upstream]) {
-        this.sockets.add(socket);
-        socket.on('close', () => this.sockets.delete(socket));
-        socket.on('error', () => undefined);
-      }
-      client.pipe(upstream).pipe(client);
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
-    });
+    const server = net.createServer((client) => this.accept(client));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(this.port, '127.0.0.1', () => resolve());
@@ -38,7 +43,69 @@ export class TcpProxy {
   async stop(): Promise<void> {
     const server = this.server;
     this.server = null;
-    for (const socket of this.sockets) socket.destroy();
+    for (const { client, upstream } of this.links) {
+      client.destroy();
+      upstream.destroy();
+    }
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /**
+   * A silent network cut: connections stay open and new ones are accepted, but no byte gets through in either
+   * direction, and nobody is told (no reset, no close), as when a cable or a firewall drops packets.
+   */
+  blackhole(): void {
+    this.silent = true;
+    for (const { client, upstream } of this.links) {
+      client.pause();
+      upstream.pause();
+    }
+  }
+
+  /** The network is back: what was held is delivered and traffic flows again. */
+  restore(): void {
+    this.silent = false;
+    for (const { client, upstream } of this.links) {
+      client.resume();
+      upstream.resume();
+    }
+  }
+
+  /** Arms a one-time fault on the next client message containing `text`; resolves when it struck. */
+  failAt(text: string, kind: MessageFault): Promise<void> {
+    return new Promise((hit) => {
+      this.fault = { text, kind, hit };
+    });
+  }
+
+  private accept(client: net.Socket): void {
+    const upstream = net.connect(this.targetPort, this.targetHost);
+    const link: Link = { client, upstream };
+    this.links.add(link);
+    for (const socket of [client, upstream]) {
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        this.links.delete(link);
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.on('data', (chunk: Buffer) => {
+      const fault = this.fault;
+      if (fault && chunk.includes(fault.text)) {
+        this.fault = null;
+        if (fault.kind === 'cut-after') upstream.end(chunk);
+        else upstream.destroy();
+        client.destroy();
+        fault.hit();
+        return;
+      }
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => client.write(chunk));
+    if (this.silent) {
+      client.pause();
+      upstream.pause();
+    }
   }
 }

@@ -33,7 +33,13 @@ export const isPositiveInt: ArgValidator = (value) => {
   return Math.trunc(n) === n && n > 0;
 };
 
-export const isString: ArgValidator = (value) => !isEmpty(value) && typeof value === 'string';
+/**
+ * Text without NUL characters: PostgreSQL text cannot hold U+0000, so it is refused in every store alike
+ * (WordPress keeps or strips it; see docs/compatibility.md).
+ */
+export const isText = (value: unknown): value is string => typeof value === 'string' && !value.includes('\u0000');
+
+export const isString: ArgValidator = (value) => !isEmpty(value) && isText(value);
 
 /** Resolves a term given as id, slug or name (WordPress term_exists) within a taxonomy. */
 export async function findTerm(request: ApiRequest, taxonomy: string, value: unknown): Promise<number | null> {

@@ -111,8 +111,8 @@ export function eventListSql(db: Db, q: EventQuery): { page: string; pageParams:
   const params = new Params();
   const f = eventFilter(db, q, params);
   const countParams = [...params.values];
-  const limit = params.add(q.limit, 'bigint');
-  const offset = params.add(q.offset, 'bigint');
+  const limit = params.count(q.limit);
+  const offset = params.count(q.offset);
   // Only the page's ids are found by the ordered scan; the records (with their term subqueries) are read for those alone.
   const page = `SELECT ${recordColumns(db, EVENT, EVENT_TERMS)}
       FROM (SELECT ${f.distinct ? 'DISTINCT ' : ''}${f.id} AS id, ${f.key} AS k FROM ${f.from} WHERE ${f.where}

@@ -1,5 +1,6 @@
 import { calendar } from '@siterest/core';
 import { col } from '../columns.js';
+import { idValues } from '../../sql/params.js';
 import { literal, type Db } from '../db.js';
 import type { Extras } from '../post-rows.js';
 
@@ -37,7 +38,7 @@ export async function replaceEventTerms(db: Db, eventId: number, lists: TermList
   const taxonomies: string[] = [];
   const orders: number[] = [];
   for (const { field, taxonomy } of replaced) {
-    [...new Set(lists[field]!)].forEach((id, order) => {
+    [...new Set(idValues(lists[field]!))].forEach((id, order) => {
       termIds.push(id);
       taxonomies.push(taxonomy);
       orders.push(order);

@@ -1,4 +1,5 @@
 import { StoreError, type EventRecord, type EventRepository, type NewEvent, type Patch } from '@siterest/core';
+import { idValue } from '../../sql/params.js';
 import { atomically, type Db } from '../db.js';
 import { listEvents } from './event-list.js';
 import { adjustTermCounts, afterReplace, countDeltas, EVENT_TERMS, LIST_KEY_FIELDS, replaceEventTerms, syncEventTermKeys } from './event-terms.js';
@@ -25,17 +26,19 @@ export function eventRepository(db: Db): EventRepository {
 
     update: (id: number, patch: Patch<EventRecord>) =>
       atomically(db, async (tx) => {
-        // The row lock serialises writers of one event, so the counts below start from what is really stored.
-        const [before] = await tx.sql.query<{ status: string; term_ids: unknown[] }>(
-          `SELECT e.status, ARRAY(SELECT r.term_id FROM ${tx.t.termRelationships} r WHERE r.object_id = e.post_id) AS term_ids
-             FROM ${tx.t.events} e WHERE e.post_id = $1::bigint FOR UPDATE`,
-          [id],
-        );
+        // The row lock serialises writers of one event, so the counts below start from what is really stored. The
+        // terms are read by a statement of their own, after the lock is held: a subquery of the locking statement
+        // would read them from that statement's snapshot, taken before a writer it waited for had committed.
+        const [before] = await tx.sql.query<{ status: string }>(`SELECT e.status FROM ${tx.t.events} e WHERE e.post_id = $1::bigint FOR UPDATE`, [
+          idValue(id),
+        ]);
         if (!before) throw new StoreError('not_found', `No event ${id}.`);
+        const termIds = (
+          await tx.sql.query<{ term_id: unknown }>(`SELECT r.term_id FROM ${tx.t.termRelationships} r WHERE r.object_id = $1::bigint`, [id])
+        ).map((row) => Number(row.term_id));
         await updatePost(tx, EVENT, id, { ...patch, categoryIds: undefined, tagIds: undefined });
         if (LIST_KEY_FIELDS.some((field) => patch[field] !== undefined)) await syncEventTermKeys(tx, id);
         const { removed, added } = await replaceEventTerms(tx, id, { categoryIds: patch.categoryIds, tagIds: patch.tagIds });
-        const termIds = before.term_ids.map(Number);
         await adjustTermCounts(
           tx,
           countDeltas(

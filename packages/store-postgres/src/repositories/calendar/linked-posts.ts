@@ -6,10 +6,11 @@ import {
   type Patch,
   type PostRecord,
 } from '@siterest/core';
-import { Params } from '../../sql/params.js';
+import { hasNul, Params } from '../../sql/params.js';
 import { bindUtc } from '../columns.js';
 import { atomically, type Db } from '../db.js';
 import { countOf, pageWithTotal } from '../paging.js';
+import { lockNames } from '../naming-lock.js';
 import { insertPost, lockPost, readPost, readPosts, recordColumns, toRecord, updatePost } from '../post-rows.js';
 import type { PostType } from '../post-types.js';
 import { searchConditions, statusCondition } from '../search-sql.js';
@@ -51,8 +52,8 @@ async function listLinked<R>(db: Db, linked: Linked, q: LinkedPostQuery): Promis
   const from = `${db.t.posts} p JOIN ${linked.type.table(db.t)} x ON x.post_id = p.id`;
   const where = linkedFilter(db, linked, q, params);
   const countParams = [...params.values];
-  const limit = params.add(q.limit, 'bigint');
-  const offset = params.add(q.offset, 'bigint');
+  const limit = params.count(q.limit);
+  const offset = params.count(q.offset);
   return pageWithTotal(
     q.offset,
     q.limit,
@@ -76,6 +77,9 @@ export function linkedRepository<R extends PostRecord, N>(db: Db, linked: Linked
     getMany: (ids) => readPosts<R>(db, type, ids),
     list: (query) => listLinked<R>(db, linked, query),
     findByTitle: async (title) => {
+      // No stored title can hold a NUL character (see params.ts).
+      if (hasNul(title)) return [];
+      await lockNames(db, `post:${type.type}`);
       const rows = await db.sql.query(
         `SELECT ${recordColumns(db, type)} FROM ${db.t.posts} p JOIN ${type.table(db.t)} x ON x.post_id = p.id
           WHERE p.type = $1 AND lower(p.title) = lower($2) AND p.status <> 'trash' ORDER BY p.id`,

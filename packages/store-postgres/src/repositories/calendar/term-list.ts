@@ -1,5 +1,5 @@
-import type { Page, TermQuery, TermRecord } from '@siterest/core';
-import { Params } from '../../sql/params.js';
+import { boundedSearch, type Page, type TermQuery, type TermRecord } from '@siterest/core';
+import { hasNul, Params } from '../../sql/params.js';
 import type { Db } from '../db.js';
 import { countOf, pageWithTotal } from '../paging.js';
 import { termSelect, toTerm } from './term-rows.js';
@@ -10,7 +10,8 @@ function termFilter(db: Db, q: TermQuery, params: Params): { with: string; where
   let withUsed = '';
   if (q.include) where.push(`t.id = ANY(${params.add([...q.include], 'bigint[]')})`);
   if (q.exclude) where.push(`t.id <> ALL(${params.add([...q.exclude], 'bigint[]')})`);
-  if (q.slugs) where.push(`t.slug = ANY(${params.add([...q.slugs], 'text[]')})`);
+  // No stored text holds a NUL character (see params.ts), so such values match nothing.
+  if (q.slugs) where.push(`t.slug = ANY(${params.add(q.slugs.filter((slug) => !hasNul(slug)), 'text[]')})`);
   if (q.parentId !== undefined) where.push(`t.parent_id = ${params.add(q.parentId, 'bigint')}`);
   if (q.objectId !== undefined) {
     where.push(`EXISTS (SELECT 1 FROM ${db.t.termRelationships} r WHERE r.object_id = ${params.add(q.objectId, 'bigint')} AND r.term_id = t.id)`);
@@ -26,8 +27,10 @@ function termFilter(db: Db, q: TermQuery, params: Params): { with: string; where
   } else if (q.hideEmpty) {
     where.push('t.count > 0');
   }
-  if (q.search) {
-    const needle = params.add(q.search.toLowerCase(), 'text');
+  if (q.search && hasNul(q.search)) {
+    where.push('FALSE');
+  } else if (q.search) {
+    const needle = params.add(boundedSearch(q.search).toLowerCase(), 'text');
     where.push(`(strpos(lower(t.name), ${needle}) > 0 OR strpos(lower(t.slug), ${needle}) > 0)`);
   }
   return { with: withUsed, where: where.join(' AND ') };
@@ -63,8 +66,8 @@ export function listTerms(db: Db, q: TermQuery): Promise<Page<TermRecord>> {
   const filter = termFilter(db, q, params);
   const countParams = [...params.values];
   const order = termOrder(q, params);
-  const limit = params.add(q.limit, 'bigint');
-  const offset = params.add(q.offset, 'bigint');
+  const limit = params.count(q.limit);
+  const offset = params.count(q.offset);
   return pageWithTotal(
     q.offset,
     q.limit,

@@ -1,14 +1,15 @@
 import { StoreError, type NewTerm, type TermPatch, type TermRecord, type TermRepository } from '@siterest/core';
-import { Params } from '../../sql/params.js';
+import { hasNul, idValue, idValues, Params } from '../../sql/params.js';
 import { assignments, selectList } from '../columns.js';
 import { atomically, type Db } from '../db.js';
+import { lockNames } from '../naming-lock.js';
 import { listTerms } from './term-list.js';
 import { TERM_COLUMNS, termSelect, toTerm } from './term-rows.js';
 
 export function termRepository(db: Db): TermRepository {
   const many = async (ids: readonly number[]) => {
     if (ids.length === 0) return [];
-    const rows = await db.sql.query(`${termSelect(db)} WHERE t.id = ANY($1::bigint[])`, [[...new Set(ids)]]);
+    const rows = await db.sql.query(`${termSelect(db)} WHERE t.id = ANY($1::bigint[])`, [[...new Set(idValues(ids))]]);
     const byId = new Map(rows.map((row) => [Number(row.id), toTerm(row)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   };
@@ -16,10 +17,15 @@ export function termRepository(db: Db): TermRepository {
     get: async (id) => (await many([id]))[0] ?? null,
     getMany: many,
     findBySlug: async (taxonomy, slug) => {
+      // No stored text can hold a NUL character (see params.ts): such a value names no term.
+      if (hasNul(slug)) return null;
+      await lockNames(db, `term:${taxonomy}`);
       const [row] = await db.sql.query(`${termSelect(db)} WHERE t.taxonomy = $1 AND t.slug = $2 ORDER BY t.id LIMIT 1`, [taxonomy, slug]);
       return row ? toTerm(row) : null;
     },
     findByName: async (taxonomy, name, parentId) => {
+      if (hasNul(name)) return [];
+      await lockNames(db, `term:${taxonomy}`);
       const params = new Params();
       const where = [`t.taxonomy = ${params.add(taxonomy, 'text')}`, `lower(t.name) = lower(${params.add(name, 'text')})`];
       if (parentId !== undefined) where.push(`t.parent_id = ${params.add(parentId, 'bigint')}`);
@@ -53,7 +59,7 @@ export function termRepository(db: Db): TermRepository {
     },
     delete: (id: number) =>
       atomically(db, async (tx) => {
-        const [term] = await tx.sql.query<{ parent_id: unknown }>(`SELECT parent_id FROM ${tx.t.terms} WHERE id = $1::bigint FOR UPDATE`, [id]);
+        const [term] = await tx.sql.query<{ parent_id: unknown }>(`SELECT parent_id FROM ${tx.t.terms} WHERE id = $1::bigint FOR UPDATE`, [idValue(id)]);
         if (!term) return false;
         await tx.sql.query(`UPDATE ${tx.t.terms} SET parent_id = $2::bigint WHERE parent_id = $1::bigint`, [id, Number(term.parent_id)]);
         await tx.sql.query(`DELETE FROM ${tx.t.termRelationships} WHERE term_id = $1::bigint`, [id]);

@@ -1,6 +1,7 @@
 import type { ApplicationPasswordRecord, ApplicationPasswordRepository } from '@siterest/core';
 import { col, fromRow, selectList, type Column } from '../columns.js';
 import type { Db } from '../db.js';
+import { idValue } from '../../sql/params.js';
 
 const COLUMNS: readonly Column[] = [
   col('uuid', 'uuid', 'text'),
@@ -15,7 +16,7 @@ const COLUMNS: readonly Column[] = [
 export function applicationPasswordRepository(db: Db): ApplicationPasswordRepository {
   return {
     listForUser: async (userId) => {
-      const rows = await db.sql.query(`SELECT ${selectList('a', COLUMNS)} FROM ${db.t.applicationPasswords} a WHERE a.user_id = $1::bigint ORDER BY a.seq`, [userId]);
+      const rows = await db.sql.query(`SELECT ${selectList('a', COLUMNS)} FROM ${db.t.applicationPasswords} a WHERE a.user_id = $1::bigint ORDER BY a.seq`, [idValue(userId)]);
       return rows.map((row) => fromRow<ApplicationPasswordRecord>(row, COLUMNS));
     },
     create: async (r) => {

@@ -2,6 +2,7 @@ import { StoreError, type NewUser, type UserRecord, type UserRepository } from '
 import { Params } from '../../sql/params.js';
 import { assignments, col, fromRow, selectList, type Column } from '../columns.js';
 import type { Db } from '../db.js';
+import { hasNul, idValue } from '../../sql/params.js';
 
 const USER_COLUMNS: readonly Column[] = [
   col('id', 'id', 'bigint'),
@@ -21,9 +22,10 @@ export function userRepository(db: Db): UserRepository {
     return row ? fromRow<UserRecord>(row, USER_COLUMNS) : null;
   };
   return {
-    get: (id) => one('u.id = $1::bigint', id),
-    findByLogin: (login) => one('lower(u.login) = lower($1)', login),
-    findByEmail: (email) => one('lower(u.email) = lower($1)', email),
+    get: (id) => one('u.id = $1::bigint', idValue(id)),
+    // No stored text can hold a NUL character (see params.ts): such a value names nobody.
+    findByLogin: async (login) => (hasNul(login) ? null : one('lower(u.login) = lower($1)', login)),
+    findByEmail: async (email) => (hasNul(email) ? null : one('lower(u.email) = lower($1)', email)),
     count: async () => Number((await db.sql.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${db.t.users}`))[0]?.n ?? 0),
     create: async (user: NewUser) => {
       const params = new Params();

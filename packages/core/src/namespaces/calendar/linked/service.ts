@@ -70,8 +70,15 @@ async function findDuplicate(
   return match ?? null;
 }
 
-/** Creates a venue or organizer from a request whose args were validated by the kind's create args. */
-export async function createLinked(request: ApiRequest, store: SiteStore, kind: AnyLinkedKind): Promise<{ record: LinkedRecord; created: boolean }> {
+/**
+ * Creates a venue or organizer from a request whose args were validated by the kind's create args. Duplicate
+ * avoidance, slug and insert are one transaction, so concurrent identical requests make one record.
+ */
+export function createLinked(request: ApiRequest, store: SiteStore, kind: AnyLinkedKind): Promise<{ record: LinkedRecord; created: boolean }> {
+  return store.transaction((tx) => insertLinked(request, tx, kind));
+}
+
+async function insertLinked(request: ApiRequest, store: SiteStore, kind: AnyLinkedKind): Promise<{ record: LinkedRecord; created: boolean }> {
   const site = request.site;
   const title = String(request.get(kind.name) ?? '').trim();
   const content = optionalString(request, 'description');
@@ -99,8 +106,12 @@ export async function createLinked(request: ApiRequest, store: SiteStore, kind: 
   return { record, created: true };
 }
 
-/** Updates only what the request names; the publication date stays unless given. */
-export async function updateLinked(request: ApiRequest, store: SiteStore, kind: AnyLinkedKind, current: LinkedRecord): Promise<LinkedRecord> {
+/** Updates only what the request names; the publication date stays unless given. One transaction (a slug may be chosen). */
+export function updateLinked(request: ApiRequest, store: SiteStore, kind: AnyLinkedKind, current: LinkedRecord): Promise<LinkedRecord> {
+  return store.transaction((tx) => changeLinked(request, tx, kind, current));
+}
+
+async function changeLinked(request: ApiRequest, store: SiteStore, kind: AnyLinkedKind, current: LinkedRecord): Promise<LinkedRecord> {
   const site = request.site;
   const patch: Record<string, unknown> = withStateProvince(kind, requestedFields(request, kind), current);
   const title = optionalString(request, kind.name);

@@ -1,15 +1,32 @@
+import { DateTime } from 'luxon';
 import type { ArgValidator } from '../../../args/spec.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { intval, isEmpty, isNumeric } from '../../../http/php.js';
 import { EVENT_TYPE, VENUE_TYPE } from '../constants.js';
 import { dateOf } from '../format/memoized.js';
-import { listToArray } from '../validators.js';
+import { isText, listToArray } from '../validators.js';
 import { canRead } from './access.js';
 import type { PostTypeConfig } from './types.js';
 
-/** TEC's is_time: a timestamp, or a string strtotime understands. */
-export const isTime: ArgValidator = (value, { request }) =>
-  isNumeric(value) || (typeof value === 'string' && dateOf(value, 'UTC', request.site.now()) !== null);
+/**
+ * The instants a date input may name: from 0001-01-02 to 9999-12-30 (UTC), so that in any time zone, and snapped to
+ * whole days, it stays within the years 1 to 9999 that both stores keep (PostgreSQL has no year 0; WordPress's
+ * MySQL dates end in 9999).
+ */
+const EARLIEST = DateTime.utc(1, 1, 2).toMillis();
+const LATEST = DateTime.utc(9999, 12, 30, 23, 59, 59).toMillis();
+
+/**
+ * TEC's is_time: a timestamp, or a string strtotime understands; and (siterest) within the years both stores
+ * keep, so an absurd date is a 400 rather than a broken record (see docs/compatibility.md).
+ */
+export const isTime: ArgValidator = (value, { request }) => {
+  if (!isNumeric(value) && typeof value !== 'string') return false;
+  const parsed = dateOf(typeof value === 'number' ? value : String(value), 'UTC', request.site.now());
+  if (!parsed) return false;
+  const at = parsed.toMillis();
+  return at >= EARLIEST && at <= LATEST;
+};
 
 /** PHP FILTER_VALIDATE_URL: a scheme and a host. */
 function isUrl(value: unknown): boolean {
@@ -24,7 +41,7 @@ function isUrl(value: unknown): boolean {
 
 export const isUrlOrEmpty: ArgValidator = (value) => isEmpty(value) || isUrl(value);
 
-export const isStringOrEmpty: ArgValidator = (value) => isEmpty(value) || typeof value === 'string';
+export const isStringOrEmpty: ArgValidator = (value) => isEmpty(value) || isText(value);
 
 /**
  * Featured images need the media library, which siterest does not have yet: any image named in a write is

@@ -2,6 +2,7 @@ import type { ArgSpec } from '../../../args/spec.js';
 import type { ApiError } from '../../../http/api-error.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond } from '../../../http/api-response.js';
+import { coreErrors } from '../../../http/errors.js';
 import { allowedMethods } from '../../../http/pipeline.js';
 import { intval, isEmpty, parseIdList } from '../../../http/php.js';
 import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type RouteDefinition } from '../../../registry/types.js';
@@ -101,10 +102,14 @@ function checkParent(request: ApiRequest, tax: TaxonomyConfig): void {
   if (!tax.hierarchical) throw calendarErrors.taxonomyNotHierarchical();
 }
 
+/** What a request naming a term that no longer exists gets: its id does not validate. */
+const termGone = () => coreErrors.invalidParams({ id: 'Invalid parameter.' }, {});
+
 async function loadTerm(request: ApiRequest, tax: TaxonomyConfig): Promise<TermRecord> {
   const term = await request.site.store.terms.get(intval(request.get('id')));
-  // The id validator already proved it exists in the taxonomy; a concurrent delete lands here.
-  if (!term || term.taxonomy !== tax.taxonomy) throw calendarErrors.parentTermInvalid();
+  // The id validator already proved it exists in the taxonomy; a concurrent delete lands here, and gets the answer
+  // it gets one request later: the id no longer validates.
+  if (!term || term.taxonomy !== tax.taxonomy) throw termGone();
   return term;
 }
 
@@ -212,7 +217,8 @@ export function termRoutes(tax: TaxonomyConfig): RouteDefinition[] {
   const remove = async (request: ApiRequest) => {
     const term = await loadTerm(request, tax);
     const previous = await termWithContext(request, term, false);
-    await request.site.store.terms.delete(term.id);
+    // A concurrent request deleted it first: only one delete succeeds.
+    if (!(await request.site.store.terms.delete(term.id))) throw termGone();
     return previous;
   };
 

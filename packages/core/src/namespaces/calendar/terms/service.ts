@@ -55,7 +55,15 @@ async function uniqueSlug(store: SiteStore, tax: TaxonomyConfig, slug: string, p
   }
 }
 
-export async function createTerm(store: SiteStore, tax: TaxonomyConfig, input: TermInput): Promise<TermRecord> {
+/**
+ * wp_insert_term. The checks and the insert are one transaction, so concurrent requests get the answers they get
+ * one after another (the store serialises name lookups and retries a lost race, see docs/security.md).
+ */
+export function createTerm(store: SiteStore, tax: TaxonomyConfig, input: TermInput): Promise<TermRecord> {
+  return store.transaction((tx) => insertTerm(tx, tax, input));
+}
+
+async function insertTerm(store: SiteStore, tax: TaxonomyConfig, input: TermInput): Promise<TermRecord> {
   const name = sanitizeTermName(input.name ?? '');
   if (!name) throw calendarErrors.emptyTermName();
   const parentId = tax.hierarchical ? (input.parentId ?? 0) : 0;
@@ -94,7 +102,12 @@ async function isAncestorOrSelf(store: SiteStore, termId: number, candidateParen
   return false;
 }
 
-export async function updateTerm(store: SiteStore, tax: TaxonomyConfig, term: TermRecord, input: TermInput): Promise<TermRecord> {
+/** wp_update_term, its checks and write in one transaction (as createTerm). */
+export function updateTerm(store: SiteStore, tax: TaxonomyConfig, term: TermRecord, input: TermInput): Promise<TermRecord> {
+  return store.transaction((tx) => changeTerm(tx, tax, term, input));
+}
+
+async function changeTerm(store: SiteStore, tax: TaxonomyConfig, term: TermRecord, input: TermInput): Promise<TermRecord> {
   const patch: Partial<TermRecord> = {};
   let name = term.name;
   if (input.name !== undefined) {
