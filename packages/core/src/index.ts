@@ -41,6 +41,8 @@ export {
 } from './auth/application-passwords.js';
 
 export * from './store/records.js';
+export type * from './store/media-records.js';
+export type * from './store/media-repositories.js';
 export type * from './store/queries.js';
 export type * from './store/repositories.js';
 export { StoreError, isStoreError, type StoreErrorKind } from './store/store-error.js';

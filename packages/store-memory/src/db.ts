@@ -1,5 +1,6 @@
 import type {
   ApplicationPasswordRecord,
+  AttachmentRecord,
   EventRecord,
   OrganizerRecord,
   TermRecord,
@@ -32,6 +33,8 @@ export class MemoryDb {
   readonly terms = new JournaledMap<number, Omit<TermRecord, 'count'>>();
   readonly termCounts = new JournaledMap<number, number>();
   readonly eventsByStart = new EventStartIndex();
+  readonly attachments = new JournaledMap<number, AttachmentRecord>();
+  readonly oembedCache = new JournaledMap<string, { value: unknown; expiresAt: number }>();
   /** Bumped by every write: cached list answers from an older version are stale. */
   version = 0;
   /** Matches of recent event filters (all pages), valid for one version. */

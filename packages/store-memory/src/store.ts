@@ -8,6 +8,8 @@ import { Journal } from './journal.js';
 import { applicationPasswordRepository } from './site/application-passwords.js';
 import { optionRepository } from './site/options.js';
 import { userRepository } from './site/users.js';
+import { attachmentRepository } from './media/attachments.js';
+import { oembedCacheRepository } from './oembed/cache.js';
 
 export type { MemoryStoreOptions } from './db.js';
 
@@ -28,6 +30,8 @@ export class MemoryStore implements SiteStore {
   readonly venues: SiteStore['venues'];
   readonly organizers: SiteStore['organizers'];
   readonly terms: SiteStore['terms'];
+  readonly attachments: SiteStore['attachments'];
+  readonly oembedCache: SiteStore['oembedCache'];
 
   constructor(options: MemoryStoreOptions = {}, db?: MemoryDb, journal: Journal | null = null) {
     this.db = db ?? new MemoryDb(options);
@@ -41,6 +45,8 @@ export class MemoryStore implements SiteStore {
     this.venues = venueRepository(context);
     this.organizers = organizerRepository(context);
     this.terms = termRepository(context);
+    this.attachments = attachmentRepository(context);
+    this.oembedCache = oembedCacheRepository(context);
   }
 
   /** Runs a single write under the lock, rolling back its own partial changes if it throws. */

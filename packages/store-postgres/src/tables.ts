@@ -12,6 +12,8 @@ export interface Tables {
   readonly users: string;
   readonly applicationPasswords: string;
   readonly options: string;
+  readonly attachments: string;
+  readonly oembedCache: string;
   readonly migrations: string;
   /** The sequence behind changeVersion(). */
   readonly changes: string;
@@ -30,6 +32,8 @@ export function tablesIn(schema: string): Tables {
     users: `${s}.users`,
     applicationPasswords: `${s}.application_passwords`,
     options: `${s}.options`,
+    attachments: `${s}.attachments`,
+    oembedCache: `${s}.oembed_cache`,
     migrations: `${s}.siterest_migrations`,
     changes: `${s}.siterest_changes`,
   };

@@ -14,6 +14,7 @@ import type {
   VenueRecord,
 } from './records.js';
 import type { EventQuery, LinkedPostQuery, TermQuery } from './queries.js';
+import type { AttachmentRepository, CacheRepository } from './media-repositories.js';
 
 export interface OptionRepository {
   all(): Promise<Record<string, unknown>>;
@@ -95,6 +96,8 @@ export interface SiteStore {
   readonly venues: VenueRepository;
   readonly organizers: OrganizerRepository;
   readonly terms: TermRepository;
+  readonly attachments: AttachmentRepository;
+  readonly oembedCache: CacheRepository;
   /** Runs `work` atomically: all of its writes happen, or none. */
   transaction<T>(work: (store: SiteStore) => Promise<T>): Promise<T>;
   /**
