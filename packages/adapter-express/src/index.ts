@@ -16,7 +16,7 @@ export function siterestExpress(site: Site): Router {
     try {
       const { request, bodyError } = await toSiteRequest(
         { raw: req, method: req.method, url: req.url, basePath: req.baseUrl, parsedBody: parsedBody(req) },
-        site.bodyLimit,
+        site,
       );
       const response = await site.handle(request, bodyError);
       res.status(response.status);

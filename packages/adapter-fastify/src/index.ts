@@ -19,7 +19,7 @@ export const siterestFastify: FastifyPluginAsync<SiterestFastifyOptions> = async
     const url = request.url.slice(prefix.length) || '/';
     const { request: siteRequest, bodyError } = await toSiteRequest(
       { raw: request.raw, method: request.method, url, basePath: prefix },
-      site.bodyLimit,
+      site,
     );
     const response = await site.handle(siteRequest, bodyError);
     // Set on the Node response so names keep WordPress's casing; Fastify's own hooks still run.

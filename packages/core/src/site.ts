@@ -5,6 +5,8 @@ import { isRoleName, type RoleName } from './auth/roles.js';
 import { type Clock, systemClock } from './clock.js';
 import type { ApiError } from './http/api-error.js';
 import { DEFAULT_BODY_LIMIT } from './http/body.js';
+import type { FileStorage } from './media/file-storage.js';
+import { MediaLibrary, type MediaOptions } from './media/library.js';
 import { handleRequest, type PipelineContext } from './http/pipeline.js';
 import type { SiteRequest, SiteResponse } from './http/request.js';
 import { builtInNamespaces } from './namespaces/index.js';
@@ -35,6 +37,13 @@ export interface CreateSiteOptions {
   bodyLimit?: number;
   /** Reuse list answers while the store has not changed (on by default; see answer-cache.ts). */
   cache?: boolean;
+  /**
+   * Where uploaded files are kept (media, form attachments): default a local `uploads` folder that the host
+   * app serves at `<site url>/uploads`.
+   */
+  files?: FileStorage;
+  /** Image sizes, upload limits, accepted types, image processing and outbound-request guards. */
+  media?: Omit<MediaOptions, 'files'>;
 }
 
 export interface NewUserInput {
@@ -53,6 +62,7 @@ export class Site implements PipelineContext {
   readonly bodyLimit: number;
   readonly authenticateHook: AuthenticateHook | undefined;
   readonly applicationPasswords: { enabled: boolean; authorizationUrl: string };
+  readonly media: MediaLibrary;
   private readonly clock: Clock;
   private readonly configured: Partial<SiteSettings>;
   private current: SiteSettings;
@@ -71,6 +81,7 @@ export class Site implements PipelineContext {
     this.configured = options.settings ?? {};
     this.answers = options.cache === false ? null : new AnswerCache(options.store);
     this.current = resolveSettings(this.configured);
+    this.media = new MediaLibrary(this, { ...options.media, files: options.files });
     const passwords = options.applicationPasswords ?? true;
     this.applicationPasswords = {
       enabled: passwords !== false,
@@ -78,6 +89,27 @@ export class Site implements PipelineContext {
         (typeof passwords === 'object' && passwords.authorizationUrl) ||
         `${this.current.url}/wp-admin/authorize-application.php`,
     };
+  }
+
+  /** The file storage uploads go to (shared by every namespace that keeps files). */
+  get files(): FileStorage {
+    return this.media.files;
+  }
+
+  /** Whether a request's body is read by its route as a stream (uploads); adapters ask before buffering. */
+  streamsBody(method: string, url: string, contentType: string): boolean {
+    if (!contentType && method.toUpperCase() !== 'POST') return false;
+    const q = url.indexOf('?');
+    let path = q === -1 ? url : url.slice(0, q);
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      return false;
+    }
+    path = path.replace(/\/+$/, '') || '/';
+    if (!path.startsWith('/')) path = `/${path}`;
+    const match = this.registry.match(path, method.toUpperCase());
+    return match?.endpoint.definition.streamsBody === true;
   }
 
   get settings(): SiteSettings {

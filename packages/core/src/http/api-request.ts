@@ -2,7 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import { hasCap } from '../auth/principal.js';
 import type { CompiledEndpoint, CompiledRoute } from '../registry/registry.js';
 import type { SiteContext } from '../site-context.js';
-import type { UploadedFile } from './request.js';
+import type { RequestBody, UploadedFile } from './request.js';
 
 export interface ParamSources {
   json: Record<string, unknown>;
@@ -24,6 +24,8 @@ export interface ApiRequestInit {
   json: Record<string, unknown> | null;
   form: Record<string, unknown>;
   files: UploadedFile[];
+  /** The request body as it came (raw bytes, multipart, or a stream for routes that read it themselves). */
+  body?: RequestBody;
   principal: Principal | null;
   apiRoot: string;
   remoteAddress?: string;
@@ -42,6 +44,7 @@ export class ApiRequest {
   readonly path: string;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly files: UploadedFile[];
+  readonly body: RequestBody | undefined;
   readonly principal: Principal | null;
   /** Absolute URL of the API root, with a trailing slash. */
   readonly apiRoot: string;
@@ -59,6 +62,7 @@ export class ApiRequest {
     this.path = init.path;
     this.headers = init.headers;
     this.files = init.files;
+    this.body = init.body;
     this.principal = init.principal;
     this.apiRoot = init.apiRoot;
     this.remoteAddress = init.remoteAddress;

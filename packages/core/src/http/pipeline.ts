@@ -62,6 +62,7 @@ function readBodyParams(input: SiteRequest, method: string): BodyParams {
     }
     return out;
   }
+  if (body.kind === 'stream') return out;
   if (body.kind === 'parsed') {
     if (out.jsonContentType && isPlainObject(body.value)) out.json = body.value;
     else if (FORM_TYPE.test(contentType) && acceptsForm && isPlainObject(body.value)) out.form = body.value;
@@ -272,6 +273,7 @@ export async function handleRequest(ctx: PipelineContext, input: SiteRequest, bo
       json: body.json,
       form: body.form,
       files: body.files,
+      body: input.body,
       principal,
       apiRoot,
       remoteAddress: input.remoteAddress,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
@@ -36,6 +36,8 @@ export interface FileStorage {
   url(key: string): string;
   /** The file's path on this machine, for storages that are a local folder (image processing reads it). */
   localPath?(key: string): string;
+  /** Names of the files directly in a folder (`2026/11`), for cleaning up stale image sizes. */
+  list?(folder: string): Promise<string[]>;
 }
 
 export class FileTooLargeError extends Error {
@@ -155,6 +157,15 @@ export function localFileStorage(options: LocalFileStorageOptions): FileStorage 
         return true;
       } catch (error) {
         if (missing(error)) return false;
+        throw error;
+      }
+    },
+    async list(folder) {
+      try {
+        const entries = await readdir(folder ? pathOf(folder) : root, { withFileTypes: true });
+        return entries.filter((e) => e.isFile() && !e.name.endsWith('.part')).map((e) => e.name);
+      } catch (error) {
+        if (missing(error)) return [];
         throw error;
       }
     },

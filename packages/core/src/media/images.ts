@@ -18,6 +18,8 @@ export interface ProbedImage {
   orientedHeight: number;
   /** EXIF orientation, 1 when none. */
   orientation: number;
+  /** Whether the file carries an EXIF orientation at all (WordPress reports `"0"` when not). */
+  hadOrientation: boolean;
 }
 
 export interface RenderedImage {
@@ -71,6 +73,7 @@ export class ImageProcessor {
           orientedWidth: swapped ? meta.height : meta.width,
           orientedHeight: swapped ? meta.width : meta.height,
           orientation,
+          hadOrientation: meta.orientation !== undefined,
         };
       } catch (error) {
         throw new ImageProcessingError('The image could not be read.', error);

@@ -37,6 +37,11 @@ export interface EndpointDefinition {
   handler: Handler;
   showInIndex?: boolean;
   doc?: OperationDoc;
+  /**
+   * The handler reads a non-form body itself, streamed (uploads): adapters hand it over unread instead of
+   * buffering it (see http/adapter-kit.ts).
+   */
+  streamsBody?: boolean;
 }
 
 export interface RouteDefinition {

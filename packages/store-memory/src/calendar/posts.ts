@@ -7,6 +7,7 @@ export function postMap(db: MemoryDb, type: string): JournaledMap<number, PostRe
   if (type === calendar.EVENT_TYPE) return db.events as unknown as JournaledMap<number, PostRecord>;
   if (type === calendar.VENUE_TYPE) return db.venues as unknown as JournaledMap<number, PostRecord>;
   if (type === calendar.ORGANIZER_TYPE) return db.organizers as unknown as JournaledMap<number, PostRecord>;
+  if (type === 'attachment') return db.attachments as unknown as JournaledMap<number, PostRecord>;
   return undefined;
 }
 
