@@ -57,6 +57,18 @@ export class ImageProcessor {
     return sharp(input, { limitInputPixels: this.maxPixels, failOn: 'error', animated: false });
   }
 
+  /** Upright width and height from the file's header only (no decoding). */
+  async dimensions(input: string | Buffer): Promise<{ width: number; height: number } | null> {
+    try {
+      const meta = await this.open(input).metadata();
+      if (!meta.width || !meta.height) return null;
+      const swapped = (meta.orientation ?? 1) >= 5;
+      return swapped ? { width: meta.height, height: meta.width } : { width: meta.width, height: meta.height };
+    } catch {
+      return null;
+    }
+  }
+
   async probe(input: string | Buffer): Promise<ProbedImage> {
     return this.limiter.run(async () => {
       try {

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
-import type { Clock } from '../clock.js';
+import { createHash } from 'node:crypto';
+import type { PostTypeCaps } from '../auth/roles.js';
 import { siteZone, type SiteSettings } from '../settings.js';
 import type { AttachmentMetadata, AttachmentRecord, NewAttachment } from '../store/media-records.js';
 import type { PostRecord } from '../store/records.js';
@@ -7,7 +8,7 @@ import type { PostTypeRepository, SiteStore } from '../store/repositories.js';
 import { sanitizeTextField } from '../text/sanitize.js';
 import { formatWpDate } from '../time.js';
 import { postSlug } from '../namespaces/calendar/posts/slugs.js';
-import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from '../namespaces/calendar/constants.js';
+import { EVENT_CAPS, EVENT_TYPE, ORGANIZER_CAPS, ORGANIZER_TYPE, VENUE_CAPS, VENUE_TYPE } from '../namespaces/calendar/constants.js';
 import { FileTooLargeError, localFileStorage, type FileData, type FileStorage } from './file-storage.js';
 import {
   BIG_IMAGE_THRESHOLD,
@@ -44,7 +45,7 @@ export interface MediaOptions {
 /** Why an upload or sideload was refused; the REST layer turns it into WordPress's error. */
 export class MediaError extends Error {
   constructor(
-    readonly reason: 'not_allowed_type' | 'too_large' | 'not_an_image' | 'no_data' | 'fetch_failed' | 'not_found' | 'file_missing',
+    readonly reason: 'not_allowed_type' | 'too_large' | 'not_an_image' | 'no_data' | 'fetch_failed' | 'not_found' | 'file_missing' | 'hash_mismatch',
     message: string,
     readonly limit?: number,
   ) {
@@ -66,6 +67,8 @@ export interface UploadInput {
   parentId?: number;
   /** Where a sideloaded image came from. */
   sourceUrl?: string;
+  /** The hex MD5 the bytes must have (the `Content-MD5` header WordPress checks). */
+  md5?: string;
 }
 
 export interface RegenerateOptions {
@@ -76,6 +79,8 @@ export interface RegenerateOptions {
 /** A post type whose content may show images, and how to write its content back. */
 export interface ContentPostType {
   type: string;
+  /** Who may edit its posts (attaching media to one needs that). */
+  caps: PostTypeCaps;
   repository: (store: SiteStore) => PostTypeRepository<PostRecord, unknown>;
 }
 
@@ -135,12 +140,12 @@ export class MediaLibrary {
     this.allowedTypes = IMAGE_TYPES.filter((t) => allowed.includes(t.mime));
     this.processor = new ImageProcessor(options.processor);
     this.outbound = new OutboundClient(options.outbound);
-    for (const [type, pick] of [
-      [EVENT_TYPE, (store: SiteStore) => store.events],
-      [VENUE_TYPE, (store: SiteStore) => store.venues],
-      [ORGANIZER_TYPE, (store: SiteStore) => store.organizers],
+    for (const [type, caps, pick] of [
+      [EVENT_TYPE, EVENT_CAPS, (store: SiteStore) => store.events],
+      [VENUE_TYPE, VENUE_CAPS, (store: SiteStore) => store.venues],
+      [ORGANIZER_TYPE, ORGANIZER_CAPS, (store: SiteStore) => store.organizers],
     ] as const) {
-      this.registerContentType({ type, repository: pick as ContentPostType['repository'] });
+      this.registerContentType({ type, caps, repository: pick as ContentPostType['repository'] });
     }
   }
 
@@ -182,12 +187,23 @@ export class MediaLibrary {
     const now = this.site.now();
     const local = formatWpDate(now, siteZone(this.site.settings));
     const fileName = fileNameFor(input.filename, type);
+    const hash = input.md5 ? createHash('md5') : null;
+    async function* hashed(data: FileData): AsyncIterable<Uint8Array> {
+      for await (const chunk of data instanceof Uint8Array ? [data] : data) {
+        hash!.update(chunk);
+        yield chunk;
+      }
+    }
     let stored;
     try {
-      stored = await this.files.write(`${local.slice(0, 4)}/${local.slice(5, 7)}/${fileName}`, rest, { maxBytes: this.maxUploadBytes });
+      stored = await this.files.write(`${local.slice(0, 4)}/${local.slice(5, 7)}/${fileName}`, hash ? hashed(rest) : rest, { maxBytes: this.maxUploadBytes });
     } catch (error) {
       if (error instanceof FileTooLargeError) throw new MediaError('too_large', 'The file is too large.', this.maxUploadBytes);
       throw error;
+    }
+    if (hash && hash.digest('hex') !== input.md5) {
+      await this.files.delete(stored.key).catch(() => false);
+      throw new MediaError('hash_mismatch', 'Content hash did not match expected.');
     }
     try {
       const source = await sourceOf(this.files, stored.key);
@@ -320,6 +336,12 @@ export class MediaLibrary {
   /** The storage key sizes are made from: the upload itself (wp_get_original_image_path). */
   originalKey(record: AttachmentRecord): string {
     return originalKeyOf(record.file, record.metadata);
+  }
+
+  /** The upright dimensions of the upload itself (the `-scaled` copy's original), null when unreadable. */
+  async originalDimensions(record: AttachmentRecord): Promise<{ width: number; height: number } | null> {
+    const source = await sourceOf(this.files, this.originalKey(record));
+    return source === null ? null : this.processor.dimensions(source);
   }
 
   /** The file name a size would get for this image (Regenerate Thumbnails' get_thumbnail), or null if it is not made. */

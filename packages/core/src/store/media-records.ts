@@ -72,11 +72,15 @@ export interface AttachmentQuery extends Paging {
   include?: readonly number[];
   exclude?: readonly number[];
   parentIds?: readonly number[];
+  excludeParentIds?: readonly number[];
   authorIds?: readonly number[];
+  excludeAuthorIds?: readonly number[];
   slugs?: readonly string[];
   /** Site-local publication date bounds, exclusive as WordPress's `after` / `before`. */
   after?: string;
   before?: string;
+  modifiedAfter?: string;
+  modifiedBefore?: string;
   orderBy: AttachmentOrderBy;
   order: 'asc' | 'desc';
 }

@@ -52,6 +52,10 @@ function matches(record: AttachmentRecord, query: AttachmentQuery, words: string
   if (query.exclude?.includes(record.id)) return false;
   if (query.parentIds && !query.parentIds.includes(record.parentId)) return false;
   if (query.authorIds && !query.authorIds.includes(record.authorId)) return false;
+  if (query.excludeParentIds?.includes(record.parentId)) return false;
+  if (query.excludeAuthorIds?.includes(record.authorId)) return false;
+  if (query.modifiedAfter !== undefined && !(record.modified > query.modifiedAfter)) return false;
+  if (query.modifiedBefore !== undefined && !(record.modified < query.modifiedBefore)) return false;
   if (query.slugs && !query.slugs.includes(record.slug)) return false;
   if (query.after !== undefined && !(record.date > query.after)) return false;
   if (query.before !== undefined && !(record.date < query.before)) return false;

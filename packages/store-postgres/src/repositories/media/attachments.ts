@@ -59,6 +59,10 @@ function listFilter(q: AttachmentQuery, params: Params): string {
   if (q.exclude?.length) where.push(`NOT (p.id = ANY(${params.add([...q.exclude], 'bigint[]')}))`);
   if (q.parentIds) where.push(`p.parent_id = ANY(${params.add([...q.parentIds], 'bigint[]')})`);
   if (q.authorIds) where.push(`p.author_id = ANY(${params.add([...q.authorIds], 'bigint[]')})`);
+  if (q.excludeParentIds?.length) where.push(`NOT (p.parent_id = ANY(${params.add([...q.excludeParentIds], 'bigint[]')}))`);
+  if (q.excludeAuthorIds?.length) where.push(`NOT (p.author_id = ANY(${params.add([...q.excludeAuthorIds], 'bigint[]')}))`);
+  if (q.modifiedAfter !== undefined) where.push(`p.post_modified > ${params.add(q.modifiedAfter, 'text')}`);
+  if (q.modifiedBefore !== undefined) where.push(`p.post_modified < ${params.add(q.modifiedBefore, 'text')}`);
   if (q.slugs) where.push(`p.slug = ANY(${params.add([...q.slugs], 'text[]')})`);
   if (q.after !== undefined) where.push(`p.post_date > ${params.add(q.after, 'text')}`);
   if (q.before !== undefined) where.push(`p.post_date < ${params.add(q.before, 'text')}`);
