@@ -1,10 +1,11 @@
 import type { NamespaceDefinition } from '../registry/types.js';
 import { calendarNamespace } from './calendar/index.js';
 import { mediaNamespace } from './media/index.js';
+import { thumbnailsNamespace } from './thumbnails/index.js';
 
 /** Every namespace siterest ships, in the order the root index lists them. */
 export function builtInNamespaces(): NamespaceDefinition[] {
-  return [calendarNamespace(), mediaNamespace()];
+  return [calendarNamespace(), mediaNamespace(), thumbnailsNamespace()];
 }
 
-export { calendarNamespace, mediaNamespace };
+export { calendarNamespace, mediaNamespace, thumbnailsNamespace };
