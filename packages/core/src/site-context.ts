@@ -1,4 +1,5 @@
 import type { MediaLibrary } from './media/library.js';
+import type { OembedSettings } from './namespaces/oembed/proxy.js';
 import type { Registry } from './registry/registry.js';
 import type { SiteSettings } from './settings.js';
 import type { SiteStore } from './store/repositories.js';
@@ -32,6 +33,8 @@ export interface SiteContext {
   cached<T>(key: string, compute: () => Promise<T>): Promise<T>;
   /** Uploads, image sizes, regeneration, outbound fetches (see media/). */
   readonly media: MediaLibrary;
+  /** The oEmbed proxy's providers and cache lifetime. */
+  readonly oembed: OembedSettings;
   /** Whether built-in application passwords are on, and the authorization page advertised for them. */
   readonly applicationPasswords: { enabled: boolean; authorizationUrl: string };
 }

@@ -7,6 +7,7 @@ import type { ApiError } from './http/api-error.js';
 import { DEFAULT_BODY_LIMIT } from './http/body.js';
 import type { FileStorage } from './media/file-storage.js';
 import { MediaLibrary, type MediaOptions } from './media/library.js';
+import { oembedSettings, type OembedOptions, type OembedSettings } from './namespaces/oembed/proxy.js';
 import { handleRequest, type PipelineContext } from './http/pipeline.js';
 import type { SiteRequest, SiteResponse } from './http/request.js';
 import { builtInNamespaces } from './namespaces/index.js';
@@ -44,6 +45,8 @@ export interface CreateSiteOptions {
   files?: FileStorage;
   /** Image sizes, upload limits, accepted types, image processing and outbound-request guards. */
   media?: Omit<MediaOptions, 'files'>;
+  /** Extra trusted oEmbed providers and the proxy's cache lifetime. */
+  oembed?: OembedOptions;
 }
 
 export interface NewUserInput {
@@ -63,6 +66,7 @@ export class Site implements PipelineContext {
   readonly authenticateHook: AuthenticateHook | undefined;
   readonly applicationPasswords: { enabled: boolean; authorizationUrl: string };
   readonly media: MediaLibrary;
+  readonly oembed: OembedSettings;
   private readonly clock: Clock;
   private readonly configured: Partial<SiteSettings>;
   private current: SiteSettings;
@@ -82,6 +86,7 @@ export class Site implements PipelineContext {
     this.answers = options.cache === false ? null : new AnswerCache(options.store);
     this.current = resolveSettings(this.configured);
     this.media = new MediaLibrary(this, { ...options.media, files: options.files });
+    this.oembed = oembedSettings(options.oembed);
     const passwords = options.applicationPasswords ?? true;
     this.applicationPasswords = {
       enabled: passwords !== false,

@@ -302,15 +302,19 @@ export async function handleRequest(ctx: PipelineContext, input: SiteRequest, bo
     headers = [];
   }
 
+  // A route may serve its answers in another format (oEmbed's XML), errors included.
+  const rendered = request?.endpoint?.definition.render?.(request, data, status) ?? null;
   const out: Array<[string, string]> = [
-    ...baseHeaders(apiRoot, jsonp === undefined ? 'application/json' : 'application/javascript'),
+    ...baseHeaders(apiRoot, rendered ? rendered.contentType : jsonp === undefined ? 'application/json' : 'application/javascript'),
     ...headers,
   ];
   if (principal || (overridden && status >= 400 && status < 500)) out.push(...NO_CACHE_HEADERS);
   out.push(...corsHeaders(headerValue(input.headers, 'origin'), rawMethod, principal !== null));
 
   let text = '';
-  if (rawMethod !== 'HEAD' && status !== 204 && data !== null && data !== undefined) {
+  if (rendered) {
+    if (rawMethod !== 'HEAD') text = rendered.body;
+  } else if (rawMethod !== 'HEAD' && status !== 204 && data !== null && data !== undefined) {
     text = query._pretty !== undefined ? encodeJson(data, true) : encodeOnce(data);
     if (jsonp !== undefined) text = `/**/${jsonp}(${text})`;
   }

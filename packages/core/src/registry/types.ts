@@ -42,6 +42,11 @@ export interface EndpointDefinition {
    * buffering it (see http/adapter-kit.ts).
    */
   streamsBody?: boolean;
+  /**
+   * Serves the answer (or error) in another format than JSON when it returns a body: WordPress's
+   * `rest_pre_serve_request` hook, as oEmbed uses it for `format=xml`. Headers stay the REST server's.
+   */
+  render?: (request: ApiRequest, data: unknown, status: number) => { contentType: string; body: string } | null;
 }
 
 export interface RouteDefinition {
@@ -55,6 +60,8 @@ export interface RouteDefinition {
 export interface NamespaceDefinition {
   namespace: string;
   routes: RouteDefinition[];
+  /** Post types of this namespace that other sites can embed (oEmbed `embed` answers for their URLs). */
+  embeddables?: readonly import('../namespaces/oembed/embeds.js').EmbeddablePostType[];
   /** OpenAPI extras for the namespace (info, components); see registry/openapi.ts. */
   openapi?: Record<string, unknown>;
 }

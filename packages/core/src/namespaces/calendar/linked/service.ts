@@ -61,7 +61,7 @@ async function findDuplicate(store: SiteStore, kind: AnyLinkedKind, title: strin
 }
 
 /** Creates a venue or organizer from a request whose args were validated by the kind's create args. */
-export async function createLinked(request: ApiRequest, store: SiteStore, kind: AnyLinkedKind): Promise<{ record: LinkedRecord; created: boolean }> {
+export async function createLinked(request: ApiRequest, store: SiteStore, kind: AnyLinkedKind, imageId = 0): Promise<{ record: LinkedRecord; created: boolean }> {
   const site = request.site;
   const title = String(request.get(kind.name) ?? '').trim();
   const content = optionalString(request, 'description');
@@ -83,16 +83,17 @@ export async function createLinked(request: ApiRequest, store: SiteStore, kind: 
     menuOrder: 0,
     ...dates,
     trashedFrom: null,
-    imageId: 0,
+    imageId,
   };
   const record = (await kind.repository(store).create({ ...post, ...kind.blank(), ...fields } as never)) as LinkedRecord;
   return { record, created: true };
 }
 
 /** Updates only what the request names; the publication date stays unless given. */
-export async function updateLinked(request: ApiRequest, store: SiteStore, kind: AnyLinkedKind, current: LinkedRecord): Promise<LinkedRecord> {
+export async function updateLinked(request: ApiRequest, store: SiteStore, kind: AnyLinkedKind, current: LinkedRecord, imageId?: number): Promise<LinkedRecord> {
   const site = request.site;
   const patch: Record<string, unknown> = withStateProvince(kind, requestedFields(request, kind), current);
+  if (imageId !== undefined) patch.imageId = imageId;
   const title = optionalString(request, kind.name);
   if (title !== undefined && title.trim()) patch.title = title.trim();
   const content = optionalString(request, 'description');

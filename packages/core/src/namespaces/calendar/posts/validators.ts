@@ -21,9 +21,4 @@ export const isUrlOrEmpty: ArgValidator = (value) => isEmpty(value) || isUrl(val
 
 export const isStringOrEmpty: ArgValidator = (value) => isEmpty(value) || typeof value === 'string';
 
-/**
- * Featured images need the media library, which siterest does not have yet: any image named in a write is
- * refused as an invalid parameter, as upstream refuses an id that is not an image.
- */
-export const isImageOrEmpty: ArgValidator = (value) => isEmpty(value);
-export const isImage: ArgValidator = () => false;
+export { isImage, isImageOrEmpty } from './images.js';
