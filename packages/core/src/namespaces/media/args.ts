@@ -64,7 +64,8 @@ export const listArgs: Record<string, ArgSpec> = {
   modified_before: { description: 'Limit response to posts modified before a given ISO8601 compliant date.', type: 'string', format: 'date-time' },
   exclude: ids('Ensure result set excludes specific IDs.'),
   include: ids('Limit result set to specific IDs.'),
-  offset: { description: 'Offset the result set by a specific number of items.', type: 'integer', minimum: 0 },
+  search_semantics: { description: 'How to interpret the search input.', type: 'string', enum: ['exact'] },
+  offset: { description: 'Offset the result set by a specific number of items.', type: 'integer' },
   order: { description: 'Order sort attribute ascending or descending.', type: 'string', default: 'desc', enum: ['asc', 'desc'] },
   orderby: {
     description: 'Sort collection by post attribute.',
@@ -92,7 +93,7 @@ export const listArgs: Record<string, ArgSpec> = {
     default: null,
     description: 'Limit result set to attachments of a particular media type or media types.',
     type: 'array',
-    items: { type: 'string', enum: ['image'] },
+    items: { type: 'string', enum: ['image', 'video', 'text', 'application', 'audio'] },
   },
   mime_type: {
     default: null,
@@ -114,8 +115,8 @@ export function itemArgs(): Record<string, ArgSpec> {
       description: 'The title for the post.',
       type: 'object',
       properties: {
-        raw: { description: 'Title for the post, as it exists in the database.', type: 'string' },
-        rendered: { description: 'HTML title for the post, transformed for display.', type: 'string' },
+        raw: { description: 'Title for the post, as it exists in the database.', type: 'string', context: ['edit'] },
+        rendered: { description: 'HTML title for the post, transformed for display.', type: 'string', context: ['view', 'edit', 'embed'], readonly: true },
       },
       validate: rawOrString,
       sanitize: false,
@@ -131,8 +132,8 @@ export function itemArgs(): Record<string, ArgSpec> {
       description: 'The attachment caption.',
       type: 'object',
       properties: {
-        raw: { description: 'Caption for the attachment, as it exists in the database.', type: 'string' },
-        rendered: { description: 'HTML caption for the attachment, transformed for display.', type: 'string' },
+        raw: { description: 'Caption for the attachment, as it exists in the database.', type: 'string', context: ['edit'] },
+        rendered: { description: 'HTML caption for the attachment, transformed for display.', type: 'string', context: ['view', 'edit', 'embed'], readonly: true },
       },
       validate: rawOrString,
       sanitize: false,
@@ -141,8 +142,8 @@ export function itemArgs(): Record<string, ArgSpec> {
       description: 'The attachment description.',
       type: 'object',
       properties: {
-        raw: { description: 'Description for the attachment, as it exists in the database.', type: 'string' },
-        rendered: { description: 'HTML description for the attachment, transformed for display.', type: 'string' },
+        raw: { description: 'Description for the attachment, as it exists in the database.', type: 'string', context: ['edit'] },
+        rendered: { description: 'HTML description for the attachment, transformed for display.', type: 'string', context: ['view', 'edit'], readonly: true },
       },
       validate: rawOrString,
       sanitize: false,

@@ -89,7 +89,7 @@ async function list(request: ApiRequest) {
   const mediaTypes = parseList(request.get('media_type') ?? []).map(String);
   const mimeTypes = parseList(request.get('mime_type') ?? []).map(String).filter((m) => m.startsWith('image/'));
   const wantedTypes = [...mediaTypes.map((t) => `${t}/`), ...mimeTypes];
-  const offset = request.has('offset') ? intval(request.get('offset')) : (page - 1) * perPage;
+  const offset = request.has('offset') ? Math.max(0, intval(request.get('offset'))) : (page - 1) * perPage;
   const byOrder: Record<string, AttachmentOrderBy> = { author: 'author', date: 'date', id: 'id', include: 'include', modified: 'modified', parent: 'parent', slug: 'slug', include_slugs: 'slug', title: 'title', relevance: 'title' };
   const query: AttachmentQuery = {
     statuses,
