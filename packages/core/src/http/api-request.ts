@@ -52,6 +52,7 @@ export class ApiRequest {
   route: CompiledRoute | null = null;
   endpoint: CompiledEndpoint | null = null;
   private readonly sources: ParamSources;
+  private readonly sentQuery: Readonly<Record<string, unknown>>;
   private readonly order: ParamSource[];
   private readonly memo = new Map<string, Promise<unknown>>();
 
@@ -67,6 +68,7 @@ export class ApiRequest {
     this.apiRoot = init.apiRoot;
     this.remoteAddress = init.remoteAddress;
     this.sources = { json: init.json ?? {}, form: init.form, query: init.query, url: {}, defaults: {} };
+    this.sentQuery = { ...init.query };
     const order: ParamSource[] = [];
     if (init.jsonContentType) order.push('json');
     if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(this.method)) order.push('form');
@@ -131,6 +133,11 @@ export class ApiRequest {
   /** The query-string params as sent. */
   queryParams(): Record<string, unknown> {
     return this.sources.query;
+  }
+
+  /** The query string's params exactly as the client sent them, before any sanitizing (WordPress get_query_params). */
+  sentQueryParams(): Readonly<Record<string, unknown>> {
+    return this.sentQuery;
   }
 
   header(name: string): string | undefined {

@@ -29,7 +29,7 @@ export function paginationHeaders(request: ApiRequest, collectionPath: string, p
   const base = request.restUrl(collectionPath);
   const link = (target: number) => {
     // add_query_arg replaces `page` where it stands, or appends it.
-    const params: Record<string, unknown> = { ...request.queryParams() };
+    const params: Record<string, unknown> = { ...request.sentQueryParams() };
     params.page = target;
     const query = buildQuery(params).join("&");
     return `${base}?${query}`;

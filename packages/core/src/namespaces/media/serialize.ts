@@ -9,6 +9,9 @@ import { MEDIA_NAMESPACE } from './constants.js';
 
 export type MediaContext = 'view' | 'edit' | 'embed';
 
+/** PHP's wpautop ends its output with a line break (the calendar's renderers trim it, as TEC does). */
+const withNewline = (html: string) => (html ? `${html}\n` : '');
+
 /** WordPress mysql_to_rfc3339: `2026-11-21T16:41:00`. */
 const rfc3339 = (date: string) => (date.startsWith('0000') ? null : date.replace(' ', 'T'));
 
@@ -134,10 +137,10 @@ export async function serializeAttachment(request: ApiRequest, record: Attachmen
       data.generated_slug = record.slug;
     }
     data.class_list = [`post-${record.id}`, 'attachment', 'type-attachment', `status-${record.status}`, 'hentry'];
-    const rendered = attachmentParagraph(record, media) + contentOf(record.content);
+    const rendered = attachmentParagraph(record, media) + withNewline(contentOf(record.content));
     data.description = edit ? { raw: record.content, rendered } : { rendered };
   }
-  const caption = excerptOf(record.excerpt);
+  const caption = withNewline(excerptOf(record.excerpt));
   data.caption = edit ? { raw: record.excerpt, rendered: caption } : { rendered: caption };
   data.alt_text = record.altText;
   data.media_type = record.mimeType.startsWith('image/') ? 'image' : 'file';
