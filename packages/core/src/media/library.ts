@@ -165,6 +165,11 @@ export class MediaLibrary {
     this.sizes = mergeImageSizes(this.sizes, [size]);
   }
 
+  /** Removes a registered size (WordPress remove_image_size); its files stay until regenerated with cleanup. */
+  removeImageSize(name: string): void {
+    this.sizes = this.sizes.filter((s) => s.name !== name);
+  }
+
   /** Lets a post type's content be rewritten when its images' sizes change (articles, videos…). */
   registerContentType(type: ContentPostType): void {
     this.contentTypes.set(type.type, type);
