@@ -61,5 +61,14 @@ export {
   type WriteFileOptions,
 } from './media/file-storage.js';
 
-export { builtInNamespaces, calendarNamespace } from './namespaces/index.js';
+export { MediaLibrary, MediaError, ATTACHMENT_TYPE, type MediaOptions, type UploadInput, type RegenerateOptions, type ContentPostType } from './media/library.js';
+export { DEFAULT_IMAGE_SIZES, BIG_IMAGE_THRESHOLD, resizeDimensions, constrainDimensions, type ImageSize, type CropAnchor } from './media/image-sizes.js';
+export { ImageProcessor, ImageProcessingError, type ImageProcessorOptions } from './media/images.js';
+export { OutboundClient, OutboundRequestError, type OutboundOptions, type OutboundRequest, type OutboundResponse } from './media/outbound.js';
+export { sniffImageType, IMAGE_TYPES, type ImageType } from './media/sniff.js';
+export { SANCTIONED_PROVIDERS, type OembedProvider } from './namespaces/oembed/providers.js';
+export type { OembedOptions, OembedSettings } from './namespaces/oembed/proxy.js';
+export type { EmbeddablePostType } from './namespaces/oembed/embeds.js';
+
+export { builtInNamespaces, calendarNamespace, mediaNamespace, oembedNamespace, thumbnailsNamespace } from './namespaces/index.js';
 export * as calendar from './namespaces/calendar/public.js';
