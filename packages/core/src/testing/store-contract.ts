@@ -3,6 +3,7 @@ import type { EventQuery, LinkedPostQuery, TermQuery } from '../store/queries.js
 import type { EventRecord, TermRecord } from '../store/records.js';
 import type { SiteStore } from '../store/repositories.js';
 import { newEvent, newOrganizer, newVenue, taxonomies } from './fixtures.js';
+import { mediaStoreContract } from './media-contract.js';
 
 export interface StoreFactory {
   /** A fresh, empty store for one test. */
@@ -42,6 +43,8 @@ export function storeContractSuite(name: string, factory: StoreFactory): void {
     afterEach(async () => {
       await factory.destroy?.(store);
     });
+
+    mediaStoreContract(() => store);
 
     describe('options', () => {
       it('stores, reads, lists and deletes structured values', async () => {
