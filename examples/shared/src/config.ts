@@ -12,6 +12,7 @@ const Env = z.object({
   SITEREST_NOW: z.iso.datetime({ offset: true, local: false }).optional(),
   SITEREST_SITE_NAME: z.string().min(1).optional(),
   DATABASE_URL: z.string().min(1).optional(),
+  SITEREST_UPLOADS: z.string().min(1).optional(),
 });
 
 export type ExampleConfig = z.infer<typeof Env>;

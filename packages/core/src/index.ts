@@ -69,6 +69,7 @@ export { sniffImageType, IMAGE_TYPES, type ImageType } from './media/sniff.js';
 export { SANCTIONED_PROVIDERS, type OembedProvider } from './namespaces/oembed/providers.js';
 export type { OembedOptions, OembedSettings } from './namespaces/oembed/proxy.js';
 export type { EmbeddablePostType } from './namespaces/oembed/embeds.js';
+export { embedPage } from './namespaces/oembed/embed-page.js';
 
 export { builtInNamespaces, calendarNamespace, mediaNamespace, oembedNamespace, thumbnailsNamespace } from './namespaces/index.js';
 export * as calendar from './namespaces/calendar/public.js';

@@ -4,6 +4,7 @@ import type { Principal } from '../auth/principal.js';
 import { siteZone } from '../settings.js';
 import type { Site } from '../site.js';
 import { DEMO_CATEGORIES, DEMO_EVENTS, DEMO_ORGANIZERS, DEMO_TAGS, DEMO_VENUES, type DemoEvent } from './calendar.js';
+import { DEMO_IMAGES, demoPoster } from './images.js';
 
 export interface DemoSummary {
   categories: number;
@@ -11,6 +12,7 @@ export interface DemoSummary {
   venues: number;
   organizers: number;
   events: number;
+  images: number;
 }
 
 const NS = '/cal/events/v1';
@@ -31,19 +33,32 @@ export async function seedDemoSite(site: Site, options: { login?: string } = {})
     for (const child of category.children ?? []) await call('POST', `${NS}/categories`, { name: child, parent: parent.id });
   }
   for (const name of DEMO_TAGS) await call('POST', `${NS}/tags`, { name });
+  // Images drawn now (no binary files in the repository), uploaded to the media library.
+  const images: number[] = [];
+  for (const image of DEMO_IMAGES) {
+    const data = await demoPoster(image.width, image.height, [...image.from], [...image.to], image.format);
+    images.push((await site.media.upload({ data, filename: image.name, authorId: user.id })).id);
+  }
   const venues = new Map<string, number>();
-  for (const { key, ...venue } of DEMO_VENUES) venues.set(key, (await call('POST', `${NS}/venues`, venue)).id);
+  for (const [i, { key, ...venue }] of DEMO_VENUES.entries()) {
+    venues.set(key, (await call('POST', `${NS}/venues`, i === 0 ? { ...venue, image: String(images[3]) } : venue)).id);
+  }
   const organizers = new Map<string, number>();
   for (const { key, ...organizer } of DEMO_ORGANIZERS) organizers.set(key, (await call('POST', `${NS}/organizers`, organizer)).id);
 
   const today = DateTime.fromMillis(site.now(), { zone: siteZone(site.settings) }).startOf('day');
-  for (const event of DEMO_EVENTS) await call('POST', `${NS}/events`, eventBody(event, today, venues, organizers));
+  for (const [i, event] of DEMO_EVENTS.entries()) {
+    const body = eventBody(event, today, venues, organizers);
+    if (i < 3) body.image = String(images[i]);
+    await call('POST', `${NS}/events`, body);
+  }
   return {
     categories: DEMO_CATEGORIES.reduce((n, c) => n + 1 + (c.children?.length ?? 0), 0),
     tags: DEMO_TAGS.length,
     venues: venues.size,
     organizers: organizers.size,
     events: DEMO_EVENTS.length,
+    images: images.length,
   };
 }
 

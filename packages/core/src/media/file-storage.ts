@@ -86,8 +86,11 @@ async function* limited(data: FileData, maxBytes: number): AsyncIterable<Uint8Ar
 export interface LocalFileStorageOptions {
   /** The folder files are kept in (created when missing). */
   directory: string;
-  /** The public URL of that folder, e.g. `https://example.org/uploads` (served by the host app). */
-  baseUrl: string;
+  /**
+   * The public URL of that folder, e.g. `https://example.org/uploads` (served by the host app); a function
+   * when it follows something that can change (the site's address).
+   */
+  baseUrl: string | (() => string);
 }
 
 /**
@@ -96,7 +99,7 @@ export interface LocalFileStorageOptions {
  */
 export function localFileStorage(options: LocalFileStorageOptions): FileStorage {
   const root = resolve(options.directory);
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const baseUrl = () => (typeof options.baseUrl === 'function' ? options.baseUrl() : options.baseUrl).replace(/\/+$/, '');
   const pathOf = (key: string) => {
     const path = join(root, ...checkFileKey(key));
     if (!path.startsWith(root + sep)) throw new InvalidFileKeyError(key);
@@ -169,7 +172,7 @@ export function localFileStorage(options: LocalFileStorageOptions): FileStorage 
         throw error;
       }
     },
-    url: (key) => `${baseUrl}/${checkFileKey(key).map(encodeURIComponent).join('/')}`,
+    url: (key) => `${baseUrl()}/${checkFileKey(key).map(encodeURIComponent).join('/')}`,
     localPath: pathOf,
   };
 }

@@ -151,7 +151,7 @@ export class MediaLibrary {
 
   /** The file storage (default: `./uploads`, public at `<site url>/uploads`). */
   get files(): FileStorage {
-    this.storage ??= localFileStorage({ directory: resolve('uploads'), baseUrl: `${this.site.settings.url}/uploads` });
+    this.storage ??= localFileStorage({ directory: resolve('uploads'), baseUrl: () => `${this.site.settings.url}/uploads` });
     return this.storage;
   }
 
