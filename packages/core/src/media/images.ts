@@ -69,7 +69,11 @@ export class ImageProcessor {
     }
   }
 
-  async probe(input: string | Buffer): Promise<ProbedImage> {
+  /**
+   * Dimensions and orientation; with `verify` (uploads) the whole file is decoded once, at a small scale, so a
+   * truncated or corrupt file is refused before any size is made.
+   */
+  async probe(input: string | Buffer, options: { verify?: boolean } = {}): Promise<ProbedImage> {
     return this.limiter.run(async () => {
       try {
         const meta = await this.open(input).metadata();
@@ -77,8 +81,9 @@ export class ImageProcessor {
         if (meta.width * meta.height > this.maxPixels) throw new Error('too many pixels');
         const orientation = meta.orientation && meta.orientation >= 1 && meta.orientation <= 8 ? meta.orientation : 1;
         const swapped = orientation >= 5;
-        // Decode fully once: a truncated or corrupt file fails here, not halfway through making sizes.
-        await this.open(input).stats();
+        if (options.verify !== false) {
+          await sharp(input, { limitInputPixels: this.maxPixels, failOn: 'truncated', animated: false }).resize(64, 64, { fit: 'inside' }).raw().toBuffer();
+        }
         return {
           width: meta.width,
           height: meta.height,
@@ -103,8 +108,19 @@ export class ImageProcessor {
       try {
         // Auto-orient first, then cut: the plan's rectangle is in upright coordinates.
         let image = this.open(input).rotate();
-        if (!full) image = image.extract({ left: plan.srcX, top: plan.srcY, width: plan.srcWidth, height: plan.srcHeight });
-        image = image.resize(plan.width, plan.height, { fit: 'fill' });
+        const scale = plan.width / plan.srcWidth;
+        const scaledWidth = Math.round(source.width * scale);
+        const scaledHeight = Math.round(source.height * scale);
+        if (full) {
+          image = image.resize(plan.width, plan.height, { fit: 'fill' });
+        } else if (scaledWidth >= plan.width && scaledHeight >= plan.height) {
+          // Scale the whole image first (JPEG shrink-on-load makes that cheap), then cut the scaled rectangle.
+          const left = Math.min(Math.round(plan.srcX * scale), scaledWidth - plan.width);
+          const top = Math.min(Math.round(plan.srcY * scale), scaledHeight - plan.height);
+          image = image.resize(scaledWidth, scaledHeight, { fit: 'fill' }).extract({ left, top, width: plan.width, height: plan.height });
+        } else {
+          image = image.extract({ left: plan.srcX, top: plan.srcY, width: plan.srcWidth, height: plan.srcHeight }).resize(plan.width, plan.height, { fit: 'fill' });
+        }
         const data = await encode(image, format).toBuffer();
         return { data, width: plan.width, height: plan.height };
       } catch (error) {

@@ -372,7 +372,8 @@ export class MediaLibrary {
     if (!type) throw new MediaError('not_an_image', 'The current image editor cannot process this file type.');
     const source = await sourceOf(files, originalKey);
     if (source === null) throw new MediaError('file_missing', originalKey);
-    const probed = await this.processor.probe(source);
+    // The file was verified when it was uploaded.
+    const probed = await this.processor.probe(source, { verify: false });
     const old = record.metadata;
     const folder = folderOf(originalKey);
     const generated = await generateMetadata(originalKey, probed, {
