@@ -6,6 +6,7 @@ import type { AttachmentRecord } from '../../store/media-records.js';
 import { escUrl } from '../calendar/format/index.js';
 import { contentOf, excerptOf, titleOf } from '../calendar/format/memoized.js';
 import { MEDIA_NAMESPACE } from './constants.js';
+import { escAttr } from '../../text/sanitize.js';
 
 export type MediaContext = 'view' | 'edit' | 'embed';
 
@@ -15,15 +16,6 @@ const withNewline = (html: string) => (html ? `${html}\n` : '');
 /** WordPress mysql_to_rfc3339: `2026-11-21T16:41:00`. */
 const rfc3339 = (date: string) => (date.startsWith('0000') ? null : date.replace(' ', 'T'));
 
-/** esc_attr: `&<>"'` escaped without double-encoding entities. */
-function escAttr(text: string): string {
-  return text
-    .replace(/&(?!(?:#\d+|#x[\da-f]+|[a-z][a-z\d]*);)/gi, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#039;');
-}
 
 /** get_attachment_link with pretty permalinks: `<home>/<slug>/`, under the parent's link when attached. */
 export function attachmentLink(record: AttachmentRecord, home: string): string {

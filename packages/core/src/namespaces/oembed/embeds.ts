@@ -4,6 +4,7 @@ import type { SiteSettings } from '../../settings.js';
 import type { PostRecord } from '../../store/records.js';
 import { escUrl } from '../calendar/format/index.js';
 import { titleOf } from '../calendar/format/memoized.js';
+import { escAttr } from '../../text/sanitize.js';
 
 /**
  * A post type whose public posts other sites may embed. Each namespace lists its own (events now; articles
@@ -32,13 +33,6 @@ export function embedUrl(permalink: string, settings: SiteSettings): string {
   return `${permalink.replace(/\/?$/, '/')}embed/`;
 }
 
-const escAttr = (text: string) =>
-  text
-    .replace(/&(?!(?:#\d+|#x[\da-f]+|[a-z][a-z\d]*);)/gi, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#039;');
 
 /**
  * The script the embedding page runs (WordPress ships wp-embed.js for the same job, written here anew): it

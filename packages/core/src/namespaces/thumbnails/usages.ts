@@ -1,8 +1,8 @@
 import type { MediaLibrary } from '../../media/library.js';
 import type { AttachmentRecord } from '../../store/media-records.js';
 import { escUrl } from '../calendar/format/index.js';
+import { escAttr } from '../../text/sanitize.js';
 
-const escAttr = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Whether `text` names `wp-image-<id>` exactly (not `wp-image-<id>5`). */
 function namesImage(text: string, id: number): boolean {
