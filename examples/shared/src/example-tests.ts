@@ -5,7 +5,7 @@ import { exampleDatabase } from './test-database.js';
 
 /** What both example servers must do when started the way the README says. */
 export function exampleServerSuite(name: string, main: string): void {
-  describe(`${name} example server`, () => {
+  describe(`${name} example server`, { timeout: 120_000 }, () => {
     let running: StartedExample | null = null;
 
     afterEach(async () => {

@@ -21,7 +21,7 @@ export function startExample(main: string, env: Record<string, string>): Promise
   let output = '';
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`example did not start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`example did not start:\n${output}`)), 90_000);
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       const url = /listening on (\S+)/.exec(output)?.[1];

@@ -15,8 +15,8 @@ export async function demoPoster(width: number, height: number, from: [number, n
 
 /** The demo's images: three event posters and a venue photo, small enough to seed in a moment. */
 export const DEMO_IMAGES = [
-  { name: 'jazz-poster.jpg', width: 1200, height: 750, from: [20, 30, 90], to: [200, 120, 40], format: 'jpeg' },
-  { name: 'market-poster.jpg', width: 1080, height: 720, from: [30, 110, 60], to: [240, 220, 120], format: 'jpeg' },
-  { name: 'workshop.png', width: 800, height: 533, from: [90, 20, 70], to: [250, 180, 200], format: 'png' },
-  { name: 'venue-hall.jpg', width: 900, height: 600, from: [60, 60, 60], to: [220, 200, 180], format: 'jpeg' },
+  { name: 'jazz-poster.jpg', width: 960, height: 600, from: [20, 30, 90], to: [200, 120, 40], format: 'jpeg' },
+  { name: 'market-poster.jpg', width: 720, height: 480, from: [30, 110, 60], to: [240, 220, 120], format: 'jpeg' },
+  { name: 'workshop.png', width: 600, height: 400, from: [90, 20, 70], to: [250, 180, 200], format: 'png' },
+  { name: 'venue-hall.jpg', width: 640, height: 427, from: [60, 60, 60], to: [220, 200, 180], format: 'jpeg' },
 ] as const;
