@@ -36,9 +36,29 @@ export function translatePath(path: string): string {
   return translateString(path);
 }
 
-/** Namespaces and routes siterest serves (so far): the root and the calendar. */
+/** Namespaces siterest serves (so far): the calendar, oEmbed and, of WordPress core's `wp/v2`, the media routes. */
 function servedNamespace(namespace: string): boolean {
-  return namespace === 'cal/events/v1';
+  return namespace === 'cal/events/v1' || namespace === 'oembed/1.0' || namespace === 'wp/v2';
+}
+
+const SERVED_WP_V2 = new Set(['/wp/v2', '/wp/v2/media', '/wp/v2/media/(?P<id>[\\d]+)']);
+
+function servedRoute(pattern: string, namespace: string): boolean {
+  return namespace === 'wp/v2' ? SERVED_WP_V2.has(pattern) : servedNamespace(namespace);
+}
+
+/**
+ * What the captured site registered for attachments that siterest does not have: Event Aggregator's and the
+ * action scheduler's post statuses, and The Events Calendar's event meta (registered for every post type).
+ */
+function withoutAddOns(route: Record<string, any>): Record<string, any> {
+  for (const endpoint of route.endpoints ?? []) {
+    const args = endpoint.args;
+    if (!args || Array.isArray(args)) continue;
+    if (Array.isArray(args.status?.enum)) args.status.enum = args.status.enum.filter((s: string) => ['publish', 'future', 'draft', 'pending', 'private'].includes(s));
+    if (args.meta?.properties) args.meta.properties = {};
+  }
+  return route;
 }
 
 /** Root and namespace indexes list only what siterest serves; theme links do not exist here. */
@@ -47,9 +67,9 @@ export function translateIndex(body: Record<string, any>): Record<string, any> {
   if (Array.isArray(out.namespaces)) out.namespaces = out.namespaces.filter(servedNamespace);
   if (out.routes) {
     out.routes = Object.fromEntries(
-      Object.entries(out.routes as Record<string, { namespace: string }>).filter(
-        ([pattern, route]) => pattern === '/' || servedNamespace(route.namespace),
-      ),
+      Object.entries(out.routes as Record<string, { namespace: string }>)
+        .filter(([pattern, route]) => pattern === '/' || servedRoute(pattern, route.namespace))
+        .map(([pattern, route]) => [pattern, route.namespace === 'wp/v2' ? withoutAddOns(route) : route]),
     );
   }
   if (out._links?.['wp:active-theme']) {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { siterestExpress } from '@siterest/adapter-express';
-import { announceAddress, banner, createExampleSite, readConfig, runUntilSignalled, startServer } from '@siterest/examples-shared';
+import { announceAddress, banner, createExampleSite, readConfig, readEmbedPage, readUpload, runUntilSignalled, startServer } from '@siterest/examples-shared';
 
 /** A small Express app embedding siterest at /api, with demo data. */
 startServer(async () => {
@@ -11,6 +11,17 @@ startServer(async () => {
   const app = express();
   app.get('/', (_req, res) => res.redirect('/api/'));
   app.use('/api', siterestExpress(example.site));
+  // The media library's files, and the pages oEmbed iframes show.
+  app.get(/^\/uploads\/(.+)$/, async (req, res) => {
+    const file = await readUpload(example.site, req.path.slice('/uploads/'.length));
+    if (!file) return void res.status(404).end();
+    res.type(file.type).set('X-Content-Type-Options', 'nosniff').send(file.data);
+  });
+  app.get(/\/embed\/?$/, async (req, res) => {
+    const html = await readEmbedPage(example.site, req.path);
+    if (!html) return void res.status(404).end();
+    res.type('html').send(html);
+  });
 
   const server = app.listen(config.PORT, config.HOST);
   await new Promise<void>((resolve, reject) => {

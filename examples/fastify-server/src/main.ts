@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
 import { siterestFastify } from '@siterest/adapter-fastify';
-import { announceAddress, banner, createExampleSite, readConfig, runUntilSignalled, startServer } from '@siterest/examples-shared';
+import { announceAddress, banner, createExampleSite, readConfig, readEmbedPage, readUpload, runUntilSignalled, startServer } from '@siterest/examples-shared';
 
 /** A small Fastify app embedding siterest at /api, with demo data. */
 startServer(async () => {
@@ -11,6 +11,18 @@ startServer(async () => {
   const app = Fastify();
   app.get('/', (_request, reply) => reply.redirect('/api/'));
   await app.register(siterestFastify, { site: example.site, prefix: '/api' });
+  // The media library's files, and the pages oEmbed iframes show.
+  app.get('/uploads/*', async (request, reply) => {
+    const file = await readUpload(example.site, (request.params as { '*': string })['*']);
+    if (!file) return reply.code(404).send();
+    return reply.type(file.type).header('X-Content-Type-Options', 'nosniff').send(file.data);
+  });
+  app.get('/*', async (request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const html = /\/embed\/?$/.test(path) ? await readEmbedPage(example.site, path) : null;
+    if (!html) return reply.code(404).send();
+    return reply.type('text/html; charset=utf-8').send(html);
+  });
 
   await app.listen({ port: config.PORT, host: config.HOST });
   await announceAddress(example, config.HOST, (app.server.address() as AddressInfo).port);

@@ -16,6 +16,7 @@ const Env = z.object({
     .string()
     .regex(/^smtps?:\/\/[^\s]+$/, 'must look like smtp://user:password@host:port')
     .optional(),
+  SITEREST_UPLOADS: z.string().min(1).optional(),
 });
 
 export type ExampleConfig = z.infer<typeof Env>;

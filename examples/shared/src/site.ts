@@ -1,4 +1,6 @@
-import { clockStartingAt, createSite, smtpTransport, type Site, type SiteStore } from '@siterest/core';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { clockStartingAt, createSite, localFileStorage, smtpTransport, type Site, type SiteStore } from '@siterest/core';
 import { seedDemoSite } from '@siterest/core/demo';
 import { memoryStore } from '@siterest/store-memory';
 import type { ExampleConfig } from './config.js';
@@ -21,12 +23,15 @@ async function openStore(config: ExampleConfig): Promise<SiteStore> {
 
 /** The demo site both example servers embed: store, clock, admin user, credentials and demo data. */
 export async function createExampleSite(config: ExampleConfig): Promise<ExampleSite> {
-  const site = createSite({
+  // Uploads live in a folder the server publishes at <site url>/uploads (the URL follows the address it listens on).
+  const directory = config.SITEREST_UPLOADS ? resolve(config.SITEREST_UPLOADS) : join(tmpdir(), 'siterest-demo-uploads');
+  const site: Site = createSite({
     store: await openStore(config),
     settings: { name: config.SITEREST_SITE_NAME ?? 'siterest demo' },
     clock: config.SITEREST_NOW ? clockStartingAt(config.SITEREST_NOW) : undefined,
     // Contact form mail goes out through this relay; without it, mail is kept in the store's outbox.
     mail: config.SITEREST_SMTP_URL ? smtpTransport(config.SITEREST_SMTP_URL) : undefined,
+    files: localFileStorage({ directory, baseUrl: () => `${site.settings.home}/uploads` }),
   });
   await site.ready();
   const admin =

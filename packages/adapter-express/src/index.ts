@@ -41,7 +41,7 @@ export function siterestExpress(site: Site<Request>, options: SiterestExpressOpt
           parsedBody: read ? req.body : undefined,
           frameworkRequest: req,
         },
-        site.bodyLimit,
+        site,
       );
       const response = await site.handle(request, bodyError);
       res.status(response.status);

@@ -30,7 +30,7 @@ export const siterestFastify: FastifyPluginAsync<SiterestFastifyOptions> = async
     if (unmatched === 'next' && !site.serves(url.split('?', 1)[0]!)) return reply.callNotFound();
     const { request: siteRequest, bodyError } = await toSiteRequest(
       { raw: request.raw, method: request.method, url, basePath: prefix, frameworkRequest: request },
-      site.bodyLimit,
+      site,
     );
     const response = await site.handle(siteRequest, bodyError);
     // Set on the Node response so names keep WordPress's casing; Fastify's own hooks still run. A HEAD answer's

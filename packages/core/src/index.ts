@@ -44,6 +44,8 @@ export {
 export * from './store/records.js';
 export type * from './store/contact-forms.js';
 export type * from './store/popups.js';
+export type * from './store/media-records.js';
+export type * from './store/media-repositories.js';
 export type * from './store/queries.js';
 export type * from './store/repositories.js';
 export { StoreError, isStoreError, type StoreErrorKind } from './store/store-error.js';
@@ -72,7 +74,15 @@ export {
   type WriteFileOptions,
 } from './media/file-storage.js';
 
-export { builtInNamespaces, calendarNamespace, contactFormsNamespace, popupsNamespace } from './namespaces/index.js';
+export {
+  builtInNamespaces,
+  calendarNamespace,
+  contactFormsNamespace,
+  mediaNamespace,
+  oembedNamespace,
+  popupsNamespace,
+  thumbnailsNamespace,
+} from './namespaces/index.js';
 export {
   contactForms,
   memoryFileStorage,
@@ -90,4 +100,13 @@ export type { MailMessage, MailAttachmentRef, OutgoingMail } from './mail/messag
 export { storeMailTransport, type MailTransport } from './mail/transport.js';
 export { smtpTransport, parseSmtpUrl, type SmtpTransportOptions } from './mail/smtp.js';
 export { formatPhpDate } from './text/php-date.js';
+export { MediaLibrary, MediaError, ATTACHMENT_TYPE, type MediaOptions, type UploadInput, type RegenerateOptions, type ContentPostType } from './media/library.js';
+export { DEFAULT_IMAGE_SIZES, BIG_IMAGE_THRESHOLD, resizeDimensions, constrainDimensions, type ImageSize, type CropAnchor } from './media/image-sizes.js';
+export { ImageProcessor, ImageProcessingError, type ImageProcessorOptions } from './media/images.js';
+export { OutboundClient, OutboundRequestError, type OutboundOptions, type OutboundRequest, type OutboundResponse } from './media/outbound.js';
+export { sniffImageType, IMAGE_TYPES, type ImageType } from './media/sniff.js';
+export { SANCTIONED_PROVIDERS, type OembedProvider } from './namespaces/oembed/providers.js';
+export type { OembedOptions, OembedSettings } from './namespaces/oembed/proxy.js';
+export type { EmbeddablePostType } from './namespaces/oembed/embeds.js';
+export { embedPage } from './namespaces/oembed/embed-page.js';
 export * as calendar from './namespaces/calendar/public.js';

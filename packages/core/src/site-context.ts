@@ -1,3 +1,5 @@
+import type { MediaLibrary } from './media/library.js';
+import type { OembedSettings } from './namespaces/oembed/proxy.js';
 import type { Registry } from './registry/registry.js';
 import type { SiteSettings } from './settings.js';
 import type { SiteStore } from './store/repositories.js';
@@ -29,6 +31,10 @@ export interface SiteContext {
    * (list routes; see answer-cache.ts). Keys must name everything the answer depends on, the caller included.
    */
   cached<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  /** Uploads, image sizes, regeneration, outbound fetches (see media/). */
+  readonly media: MediaLibrary;
+  /** The oEmbed proxy's providers and cache lifetime. */
+  readonly oembed: OembedSettings;
   /** Whether built-in application passwords are on, and the authorization page advertised for them. */
   readonly applicationPasswords: { enabled: boolean; authorizationUrl: string };
 }

@@ -9,6 +9,9 @@ import { DEFAULT_BODY_LIMIT } from './http/body.js';
 import { coreErrors } from './http/errors.js';
 import type { CorsOption } from './http/headers.js';
 import { handleRequest, resolveRoutePath, type PipelineContext } from './http/pipeline.js';
+import type { FileStorage } from './media/file-storage.js';
+import { MediaLibrary, type MediaOptions } from './media/library.js';
+import { oembedSettings, type OembedOptions, type OembedSettings } from './namespaces/oembed/proxy.js';
 import type { SiteRequest, SiteResponse } from './http/request.js';
 import { builtInNamespaces } from './namespaces/index.js';
 import { builtInRoutes } from './registry/index-routes.js';
@@ -52,6 +55,15 @@ export interface CreateSiteOptions<FrameworkRequest = unknown> {
   cache?: boolean;
   /** Where outgoing mail goes (contact forms); by default it is kept in the store's outbox. */
   mail?: MailTransport;
+  /**
+   * Where uploaded files are kept (media, form attachments): default a local `uploads` folder that the host
+   * app serves at `<site url>/uploads`.
+   */
+  files?: FileStorage;
+  /** Image sizes, upload limits, accepted types, image processing and outbound-request guards. */
+  media?: Omit<MediaOptions, 'files'>;
+  /** Extra trusted oEmbed providers and the proxy's cache lifetime. */
+  oembed?: OembedOptions;
 }
 
 export interface NewUserInput {
@@ -75,6 +87,8 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
   readonly mail: MailTransport | undefined;
   readonly cors: CorsOption | undefined;
   private readonly passwords: { enabled: boolean; authorizationUrl: string | null };
+  readonly media: MediaLibrary;
+  readonly oembed: OembedSettings;
   private readonly clock: Clock;
   private readonly configured: Partial<SiteSettings>;
   private readonly nonceLifetime: number;
@@ -100,6 +114,8 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
     this.configured = options.settings ?? {};
     this.answers = options.cache === false ? null : new AnswerCache(options.store);
     this.current = resolveSettings(this.configured);
+    this.media = new MediaLibrary(this, { ...options.media, files: options.files });
+    this.oembed = oembedSettings(options.oembed);
     const passwords = options.applicationPasswords ?? true;
     this.passwords = {
       enabled: passwords !== false,
@@ -113,6 +129,27 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
       enabled: this.passwords.enabled,
       authorizationUrl: this.passwords.authorizationUrl ?? `${this.current.url}/wp-admin/authorize-application.php`,
     };
+  }
+
+  /** The file storage uploads go to (shared by every namespace that keeps files). */
+  get files(): FileStorage {
+    return this.media.files;
+  }
+
+  /** Whether a request's body is read by its route as a stream (uploads); adapters ask before buffering. */
+  streamsBody(method: string, url: string, contentType: string): boolean {
+    if (!contentType && method.toUpperCase() !== 'POST') return false;
+    const q = url.indexOf('?');
+    let path = q === -1 ? url : url.slice(0, q);
+    try {
+      path = decodeURIComponent(path);
+    } catch {
+      return false;
+    }
+    path = path.replace(/\/+$/, '') || '/';
+    if (!path.startsWith('/')) path = `/${path}`;
+    const match = this.registry.match(path, method.toUpperCase());
+    return match?.endpoint.definition.streamsBody === true;
   }
 
   get settings(): SiteSettings {

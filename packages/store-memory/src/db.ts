@@ -4,6 +4,7 @@ import type {
   OutboxRecord,
   PopupRecord,
   SubmissionRecord,
+  AttachmentRecord,
   EventRecord,
   OrganizerRecord,
   TermRecord,
@@ -36,6 +37,8 @@ export class MemoryDb {
   readonly terms = new JournaledMap<number, Omit<TermRecord, 'count'>>();
   readonly termCounts = new JournaledMap<number, number>();
   readonly eventsByStart = new EventStartIndex();
+  readonly attachments = new JournaledMap<number, AttachmentRecord>();
+  readonly oembedCache = new JournaledMap<string, { value: unknown; expiresAt: number }>();
   /** Bumped by every write: cached list answers from an older version are stale. */
   version = 0;
   /** Matches of recent event filters (all pages), valid for one version. */

@@ -10,6 +10,8 @@ import { Journal } from './journal.js';
 import { applicationPasswordRepository } from './site/application-passwords.js';
 import { optionRepository } from './site/options.js';
 import { userRepository } from './site/users.js';
+import { attachmentRepository } from './media/attachments.js';
+import { oembedCacheRepository } from './oembed/cache.js';
 
 export type { MemoryStoreOptions } from './db.js';
 
@@ -32,6 +34,8 @@ export class MemoryStore implements SiteStore {
   readonly terms: SiteStore['terms'];
   readonly contactForms: SiteStore['contactForms'];
   readonly popups: SiteStore['popups'];
+  readonly attachments: SiteStore['attachments'];
+  readonly oembedCache: SiteStore['oembedCache'];
 
   constructor(options: MemoryStoreOptions = {}, db?: MemoryDb, journal: Journal | null = null) {
     this.db = db ?? new MemoryDb(options);
@@ -47,6 +51,8 @@ export class MemoryStore implements SiteStore {
     this.terms = termRepository(context);
     this.contactForms = contactFormRepository(context);
     this.popups = popupRepository(context);
+    this.attachments = attachmentRepository(context);
+    this.oembedCache = oembedCacheRepository(context);
   }
 
   /** Runs a single write under the lock, rolling back its own partial changes if it throws. */

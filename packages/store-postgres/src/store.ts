@@ -27,6 +27,8 @@ import { termRepository } from './repositories/calendar/terms.js';
 import { userRepository } from './repositories/site/users.js';
 import { contactFormRepository } from './repositories/contact-forms/contact-forms.js';
 import { popupRepository } from './repositories/popups/popups.js';
+import { attachmentRepository } from './repositories/media/attachments.js';
+import { oembedCacheRepository } from './repositories/oembed/cache.js';
 import type { SqlClient } from './sql/client.js';
 import { isRetryableConflict, isUniqueViolation } from './sql/errors.js';
 import { sleep } from './sql/limits.js';
@@ -77,6 +79,8 @@ export class PostgresStore implements SiteStore {
   readonly terms: TermRepository;
   readonly contactForms: SiteStore['contactForms'];
   readonly popups: SiteStore['popups'];
+  readonly attachments: SiteStore['attachments'];
+  readonly oembedCache: SiteStore['oembedCache'];
 
   constructor(
     /** The store's query interface, for tools working on the same data (imports, benchmarks). */
@@ -99,6 +103,9 @@ export class PostgresStore implements SiteStore {
     // Not tracked: form, submission and popup writes never change an answer the list cache holds.
     this.contactForms = contactFormRepository(db);
     this.popups = popupRepository(db);
+    // Not `tracked`: media writes advance the change version only when a calendar answer shows them.
+    this.attachments = attachmentRepository(db, changed);
+    this.oembedCache = oembedCacheRepository(db);
   }
 
   /** The schema the store keeps its tables in. */

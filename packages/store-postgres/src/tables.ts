@@ -19,6 +19,8 @@ export interface Tables {
   readonly contactFormSecrets: string;
   readonly popups: string;
   readonly popupTotals: string;
+  readonly attachments: string;
+  readonly oembedCache: string;
   readonly migrations: string;
   /** The sequence behind changeVersion(). */
   readonly changes: string;
@@ -47,6 +49,8 @@ export function tablesIn(schema: string): Tables {
     contactFormSecrets: `${s}.contact_form_secrets`,
     popups: `${s}.popups`,
     popupTotals: `${s}.popup_totals`,
+    attachments: `${s}.attachments`,
+    oembedCache: `${s}.oembed_cache`,
     migrations: `${s}.siterest_migrations`,
     changes: `${s}.siterest_changes`,
   };

@@ -36,6 +36,9 @@ export interface ArgSchema {
   anyOf?: ArgSchema[];
   oneOf?: ArgSchema[];
   required?: boolean | string[];
+  /** Response-schema keywords WordPress keeps in nested properties of item-schema args. */
+  context?: readonly string[];
+  readonly?: boolean;
 }
 
 interface ArgContext {

@@ -6,6 +6,7 @@ import { popups } from '../namespaces/popups/index.js';
 import { WP_FORMAT } from '../time.js';
 import type { Site } from '../site.js';
 import { DEMO_CATEGORIES, DEMO_EVENTS, DEMO_ORGANIZERS, DEMO_TAGS, DEMO_VENUES, type DemoEvent } from './calendar.js';
+import { DEMO_IMAGES, demoPoster } from './images.js';
 
 export interface DemoSummary {
   categories: number;
@@ -15,6 +16,7 @@ export interface DemoSummary {
   events: number;
   contactForms: number;
   popups: number;
+  images: number;
 }
 
 const NS = '/cal/events/v1';
@@ -35,13 +37,25 @@ export async function seedDemoSite(site: Site, options: { login?: string } = {})
     for (const child of category.children ?? []) await call('POST', `${NS}/categories`, { name: child, parent: parent.id });
   }
   for (const name of DEMO_TAGS) await call('POST', `${NS}/tags`, { name });
+  // Images drawn now (no binary files in the repository), uploaded to the media library.
+  const images: number[] = [];
+  for (const image of DEMO_IMAGES) {
+    const data = await demoPoster(image.width, image.height, [...image.from], [...image.to], image.format);
+    images.push((await site.media.upload({ data, filename: image.name, authorId: user.id })).id);
+  }
   const venues = new Map<string, number>();
-  for (const { key, ...venue } of DEMO_VENUES) venues.set(key, (await call('POST', `${NS}/venues`, venue)).id);
+  for (const [i, { key, ...venue }] of DEMO_VENUES.entries()) {
+    venues.set(key, (await call('POST', `${NS}/venues`, i === 0 ? { ...venue, image: String(images[3]) } : venue)).id);
+  }
   const organizers = new Map<string, number>();
   for (const { key, ...organizer } of DEMO_ORGANIZERS) organizers.set(key, (await call('POST', `${NS}/organizers`, organizer)).id);
 
   const today = DateTime.fromMillis(site.now(), { zone: siteZone(site.settings) }).startOf('day');
-  for (const event of DEMO_EVENTS) await call('POST', `${NS}/events`, eventBody(event, today, venues, organizers));
+  for (const [i, event] of DEMO_EVENTS.entries()) {
+    const body = eventBody(event, today, venues, organizers);
+    if (i < 3) body.image = String(images[i]);
+    await call('POST', `${NS}/events`, body);
+  }
   // Contact Form 7 creates "Contact form 1" from its default template on activation; Popup Maker sites have popups.
   await call('POST', '/contact-forms/v1/contact-forms', { title: 'Contact form 1', context: 'save' });
   await popups(site).create({ title: 'Riverside newsletter', content: 'Hear about new events first: join the Riverside newsletter.', authorId: user.id });
@@ -53,6 +67,7 @@ export async function seedDemoSite(site: Site, options: { login?: string } = {})
     events: DEMO_EVENTS.length,
     contactForms: 1,
     popups: 1,
+    images: images.length,
   };
 }
 

@@ -23,10 +23,20 @@ export interface NodeRequestParts {
   frameworkRequest?: unknown;
 }
 
+/** What the kit needs of a site: its body limit, and which requests' bodies a route reads itself. */
+export interface BodyPolicy {
+  readonly bodyLimit: number;
+  /** Whether the route of this request streams its body (path below the mount point, with the query). */
+  streamsBody?(method: string, url: string, contentType: string): boolean;
+}
+
+const FORM_OR_JSON = /^(application\/([\w.+-]*\+)?json|application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
+
 export async function toSiteRequest(
   parts: NodeRequestParts,
-  bodyLimit: number,
+  policy: number | BodyPolicy,
 ): Promise<{ request: SiteRequest; bodyError?: ApiError }> {
+  const bodyLimit = typeof policy === 'number' ? policy : policy.bodyLimit;
   const headers = parts.raw.headers as IncomingHttpHeaders & Record<string, string | string[] | undefined>;
   const q = parts.url.indexOf('?');
   const request: SiteRequest = {
@@ -40,6 +50,14 @@ export async function toSiteRequest(
   };
   if (parts.bodyRead) {
     request.body = bodyFromApp(parts.parsedBody, String(headers['content-type'] ?? ''));
+    return { request };
+  }
+  const contentType = String(headers['content-type'] ?? '');
+  if (typeof policy === 'object' && !FORM_OR_JSON.test(contentType) && policy.streamsBody?.(parts.method, parts.url, contentType)) {
+    const declared = Number(headers['content-length']);
+    const hasBody = headers['transfer-encoding'] !== undefined || (Number.isFinite(declared) && declared > 0);
+    if (hasBody) request.body = { kind: 'stream', contentType, stream: parts.raw, length: Number.isFinite(declared) ? declared : undefined };
+    else parts.raw.resume();
     return { request };
   }
   try {

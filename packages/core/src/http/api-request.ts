@@ -2,7 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import { hasCap } from '../auth/principal.js';
 import type { CompiledEndpoint, CompiledRoute } from '../registry/registry.js';
 import type { SiteContext } from '../site-context.js';
-import type { UploadedFile } from './request.js';
+import type { RequestBody, UploadedFile } from './request.js';
 
 export interface ParamSources {
   json: Record<string, unknown>;
@@ -24,6 +24,8 @@ export interface ApiRequestInit {
   json: Record<string, unknown> | null;
   form: Record<string, unknown>;
   files: UploadedFile[];
+  /** The request body as it came (raw bytes, multipart, or a stream for routes that read it themselves). */
+  body?: RequestBody;
   principal: Principal | null;
   apiRoot: string;
   remoteAddress?: string;
@@ -42,6 +44,7 @@ export class ApiRequest {
   readonly path: string;
   readonly headers: Record<string, string | string[] | undefined>;
   readonly files: UploadedFile[];
+  readonly body: RequestBody | undefined;
   readonly principal: Principal | null;
   /** Absolute URL of the API root, with a trailing slash. */
   readonly apiRoot: string;
@@ -49,6 +52,7 @@ export class ApiRequest {
   route: CompiledRoute | null = null;
   endpoint: CompiledEndpoint | null = null;
   private readonly sources: ParamSources;
+  private readonly sentQuery: Readonly<Record<string, unknown>>;
   private readonly order: ParamSource[];
   private readonly memo = new Map<string, Promise<unknown>>();
 
@@ -59,10 +63,12 @@ export class ApiRequest {
     this.path = init.path;
     this.headers = init.headers;
     this.files = init.files;
+    this.body = init.body;
     this.principal = init.principal;
     this.apiRoot = init.apiRoot;
     this.remoteAddress = init.remoteAddress;
     this.sources = { json: init.json ?? {}, form: init.form, query: init.query, url: {}, defaults: {} };
+    this.sentQuery = { ...init.query };
     const order: ParamSource[] = [];
     if (init.jsonContentType) order.push('json');
     if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(this.method)) order.push('form');
@@ -132,6 +138,11 @@ export class ApiRequest {
   /** The form-body params as sent (urlencoded or multipart; PHP's `$_POST`). */
   formParams(): Record<string, unknown> {
     return this.sources.form;
+  }
+
+  /** The query string's params exactly as the client sent them, before any sanitizing (WordPress get_query_params). */
+  sentQueryParams(): Readonly<Record<string, unknown>> {
+    return this.sentQuery;
   }
 
   header(name: string): string | undefined {

@@ -71,6 +71,7 @@ function readBodyParams(input: SiteRequest, method: string): BodyParams {
     }
     return out;
   }
+  if (body.kind === 'stream') return out;
   if (body.kind === 'parsed') {
     if (out.jsonContentType && isPlainObject(body.value)) out.json = body.value;
     else if (FORM_TYPE.test(contentType) && acceptsForm && isPlainObject(body.value)) out.form = body.value;
@@ -298,6 +299,7 @@ export async function handleRequest(ctx: PipelineContext, input: SiteRequest, bo
       json: body.json,
       form: body.form,
       files: body.files,
+      body: input.body,
       principal,
       apiRoot,
       remoteAddress: input.remoteAddress,
@@ -326,8 +328,10 @@ export async function handleRequest(ctx: PipelineContext, input: SiteRequest, bo
     headers = [];
   }
 
+  // A route may serve its answers in another format (oEmbed's XML), errors included.
+  const rendered = request?.endpoint?.definition.render?.(request, data, status) ?? null;
   const out: Array<[string, string]> = [
-    ...baseHeaders(apiRoot, jsonp === undefined ? 'application/json' : 'application/javascript'),
+    ...baseHeaders(apiRoot, rendered ? rendered.contentType : jsonp === undefined ? 'application/json' : 'application/javascript'),
     ...caller.headers,
     ...headers,
   ];
@@ -341,7 +345,9 @@ export async function handleRequest(ctx: PipelineContext, input: SiteRequest, bo
   );
 
   let text = '';
-  if (status !== 204 && data !== null && data !== undefined) {
+  if (rendered) {
+    text = rendered.body;
+  } else if (status !== 204 && data !== null && data !== undefined) {
     text = query._pretty !== undefined ? encodeJson(data, true) : encodeOnce(data);
     if (jsonp !== undefined) text = `/**/${jsonp}(${text})`;
   }

@@ -14,7 +14,12 @@ export type RequestBody =
   /** A multipart form, read by the adapter with {@link readBody}. */
   | { kind: 'multipart'; contentType: string; fields: Record<string, unknown>; files: UploadedFile[] }
   /** A body the host app had already parsed before siterest saw the request. */
-  | { kind: 'parsed'; contentType: string; value: unknown };
+  | { kind: 'parsed'; contentType: string; value: unknown }
+  /**
+   * A body left unread for a route that reads it itself (uploads stream to the file storage). Whoever does
+   * not read it lets the server discard it.
+   */
+  | { kind: 'stream'; contentType: string; stream: AsyncIterable<Uint8Array>; length?: number };
 
 export interface SiteRequest {
   method: string;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 
@@ -36,6 +36,8 @@ export interface FileStorage {
   url(key: string): string;
   /** The file's path on this machine, for storages that are a local folder (image processing reads it). */
   localPath?(key: string): string;
+  /** Names of the files directly in a folder (`2026/11`), for cleaning up stale image sizes. */
+  list?(folder: string): Promise<string[]>;
 }
 
 export class FileTooLargeError extends Error {
@@ -84,8 +86,11 @@ async function* limited(data: FileData, maxBytes: number): AsyncIterable<Uint8Ar
 export interface LocalFileStorageOptions {
   /** The folder files are kept in (created when missing). */
   directory: string;
-  /** The public URL of that folder, e.g. `https://example.org/uploads` (served by the host app). */
-  baseUrl: string;
+  /**
+   * The public URL of that folder, e.g. `https://example.org/uploads` (served by the host app); a function
+   * when it follows something that can change (the site's address).
+   */
+  baseUrl: string | (() => string);
 }
 
 /**
@@ -94,7 +99,7 @@ export interface LocalFileStorageOptions {
  */
 export function localFileStorage(options: LocalFileStorageOptions): FileStorage {
   const root = resolve(options.directory);
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const baseUrl = () => (typeof options.baseUrl === 'function' ? options.baseUrl() : options.baseUrl).replace(/\/+$/, '');
   const pathOf = (key: string) => {
     const path = join(root, ...checkFileKey(key));
     if (!path.startsWith(root + sep)) throw new InvalidFileKeyError(key);
@@ -158,7 +163,16 @@ export function localFileStorage(options: LocalFileStorageOptions): FileStorage 
         throw error;
       }
     },
-    url: (key) => `${baseUrl}/${checkFileKey(key).map(encodeURIComponent).join('/')}`,
+    async list(folder) {
+      try {
+        const entries = await readdir(folder ? pathOf(folder) : root, { withFileTypes: true });
+        return entries.filter((e) => e.isFile() && !e.name.endsWith('.part')).map((e) => e.name);
+      } catch (error) {
+        if (missing(error)) return [];
+        throw error;
+      }
+    },
+    url: (key) => `${baseUrl()}/${checkFileKey(key).map(encodeURIComponent).join('/')}`,
     localPath: pathOf,
   };
 }

@@ -36,6 +36,16 @@ export interface EndpointDefinition {
   handler: Handler;
   showInIndex?: boolean;
   doc?: OperationDoc;
+  /**
+   * The handler reads a non-form body itself, streamed (uploads): adapters hand it over unread instead of
+   * buffering it (see http/adapter-kit.ts).
+   */
+  streamsBody?: boolean;
+  /**
+   * Serves the answer (or error) in another format than JSON when it returns a body: WordPress's
+   * `rest_pre_serve_request` hook, as oEmbed uses it for `format=xml`. Headers stay the REST server's.
+   */
+  render?: (request: ApiRequest, data: unknown, status: number) => { contentType: string; body: string } | null;
 }
 
 export interface RouteDefinition {
@@ -51,6 +61,8 @@ export interface RouteDefinition {
 export interface NamespaceDefinition {
   namespace: string;
   routes: RouteDefinition[];
+  /** Post types of this namespace that other sites can embed (oEmbed `embed` answers for their URLs). */
+  embeddables?: readonly import('../namespaces/oembed/embeds.js').EmbeddablePostType[];
   /** OpenAPI extras for the namespace (info, components); see registry/openapi.ts. */
   openapi?: Record<string, unknown>;
 }

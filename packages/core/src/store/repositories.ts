@@ -16,6 +16,7 @@ import type {
 import type { EventQuery, LinkedPostQuery, TermQuery } from './queries.js';
 import type { ContactFormRepository } from './contact-forms.js';
 import type { PopupRepository } from './popups.js';
+import type { AttachmentRepository, CacheRepository } from './media-repositories.js';
 
 export interface OptionRepository {
   all(): Promise<Record<string, unknown>>;
@@ -106,6 +107,8 @@ export interface SiteStore {
   readonly contactForms: ContactFormRepository;
   /** Popups and their open counters. Its writes do not advance changeVersion(). */
   readonly popups: PopupRepository;
+  readonly attachments: AttachmentRepository;
+  readonly oembedCache: CacheRepository;
   /** Runs `work` atomically: all of its writes happen, or none. */
   transaction<T>(work: (store: SiteStore) => Promise<T>): Promise<T>;
   /**

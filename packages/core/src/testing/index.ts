@@ -3,3 +3,4 @@ export { adapterContractSuite, contractSite, type AdapterHarness, type ContractS
 export { rawRequest, comparable, header, headerNames, basicAuth, type RawResponse, type RawRequestOptions } from './http-client.js';
 export { newEvent, newOrganizer, newVenue, taxonomies } from './fixtures.js';
 export { newContactForm, newPopup, newSubmission } from './store-contract-forms.js';
+export { mediaStoreContract, newAttachment } from './media-contract.js';

@@ -4,6 +4,7 @@ import type { EventRecord, TermRecord } from '../store/records.js';
 import type { SiteStore } from '../store/repositories.js';
 import { newEvent, newOrganizer, newVenue, taxonomies } from './fixtures.js';
 import { contactFormsAndPopupsContract } from './store-contract-forms.js';
+import { mediaStoreContract } from './media-contract.js';
 
 export interface StoreFactory {
   /** A fresh, empty store for one test. */
@@ -45,6 +46,7 @@ export function storeContractSuite(name: string, factory: StoreFactory): void {
     });
 
     contactFormsAndPopupsContract(() => store);
+    mediaStoreContract(() => store);
 
     describe('options', () => {
       it('stores, reads, lists and deletes structured values', async () => {

@@ -66,6 +66,11 @@ export function specialChars(text: string): string {
     .replace(/>/g, '&gt;');
 }
 
+/** `esc_attr`: `&` (unless it starts an entity), `<`, `>`, `"` and `'` escaped for an attribute value. */
+export function escAttr(text: string): string {
+  return specialChars(text).replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+}
+
 /** `sanitize_text_field`: no tags, no line breaks or tabs, single spaces, trimmed. */
 export function sanitizeTextField(value: string): string {
   let text = value.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '');

@@ -3,10 +3,11 @@ import { freeze, stripUndefined, takeId, type MemoryContext, type MemoryDb } fro
 import type { Journal, JournaledMap } from '../journal.js';
 
 /** The map holding posts of a type, if the store knows the type. */
-function postMap(db: MemoryDb, type: string): JournaledMap<number, PostRecord> | undefined {
+export function postMap(db: MemoryDb, type: string): JournaledMap<number, PostRecord> | undefined {
   if (type === calendar.EVENT_TYPE) return db.events as unknown as JournaledMap<number, PostRecord>;
   if (type === calendar.VENUE_TYPE) return db.venues as unknown as JournaledMap<number, PostRecord>;
   if (type === calendar.ORGANIZER_TYPE) return db.organizers as unknown as JournaledMap<number, PostRecord>;
+  if (type === 'attachment') return db.attachments as unknown as JournaledMap<number, PostRecord>;
   return undefined;
 }
 

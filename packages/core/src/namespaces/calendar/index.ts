@@ -7,6 +7,7 @@ import { ORGANIZERS, VENUES } from './linked/kinds.js';
 import { linkedRoutes } from './linked/routes.js';
 import { termRoutes } from './terms/routes.js';
 import { CATEGORIES, TAGS } from './terms/taxonomies.js';
+import { EVENT_EMBEDS } from './posts/embed.js';
 
 /** `cal/events/v1`: The Events Calendar's REST API v1, routes in upstream's registration order. */
 export function calendarNamespace(): NamespaceDefinition {
@@ -20,5 +21,6 @@ export function calendarNamespace(): NamespaceDefinition {
       ...termRoutes(CATEGORIES),
       ...termRoutes(TAGS),
     ],
+    embeddables: [EVENT_EMBEDS],
   });
 }

@@ -43,6 +43,7 @@ async function wire(request: ApiRequest, events: EventRecord[], withJsonLd: bool
   const options = {
     settings: request.site.settings,
     apiRoot: request.apiRoot,
+    media: request.site.media,
     withJsonLd,
     linkedUnlocked: (record: VenueRecord | OrganizerRecord) => unlocked(request, record.type === VENUES.type ? VENUES : ORGANIZERS, record),
   };

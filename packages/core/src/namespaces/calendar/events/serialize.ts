@@ -10,6 +10,9 @@ import { serializeLinked } from '../linked/serialize.js';
 import { permalink } from '../posts/permalinks.js';
 import { globalIds, postHead } from '../posts/serialize.js';
 import { serializeEmbeddedTerm } from '../terms/serialize.js';
+import type { MediaLibrary } from '../../../media/library.js';
+import type { AttachmentRecord } from '../../../store/media-records.js';
+import { imageObject, imagesOf } from '../posts/images.js';
 import { EVENTS } from './kind.js';
 
 /** Records an event's wire shape needs besides the event: its terms, venue and organizers. */
@@ -17,6 +20,8 @@ export interface EventRelations {
   terms: Map<number, TermRecord>;
   venues: Map<number, VenueRecord>;
   organizers: Map<number, OrganizerRecord>;
+  /** Featured images of the events and of their venues and organizers. */
+  images: Map<number, AttachmentRecord>;
 }
 
 /** Loads what a page of events links to in three store calls, not three per event. */
@@ -39,6 +44,7 @@ export async function loadRelations(store: SiteStore, events: readonly EventReco
     terms: new Map(terms.map((t) => [t.id, t])),
     venues: new Map(venues.map((v) => [v.id, v])),
     organizers: new Map(organizers.map((o) => [o.id, o])),
+    images: await imagesOf(store, [...events, ...venues, ...organizers]),
   };
 }
 
@@ -51,6 +57,8 @@ export interface EventSerializeOptions {
   redact: boolean;
   /** Whether the caller may see a linked venue/organizer's content (password protection). */
   linkedUnlocked: (record: VenueRecord | OrganizerRecord) => boolean;
+  /** Builds the `image` objects; without it every `image` is false. */
+  media?: MediaLibrary;
 }
 
 /** Terms of one taxonomy on an event, ordered by name as WordPress returns them. */
@@ -71,8 +79,10 @@ export function serializeEvent(event: EventRecord, relations: EventRelations, op
   const organizers = event.organizerIds
     .map((id) => relations.organizers.get(id))
     .filter((o): o is OrganizerRecord => o !== undefined);
+  const imageOf = (imageId: number) => (options.media ? imageObject(options.media, relations.images, imageId) : false);
   const linked = (kind: typeof VENUES | typeof ORGANIZERS, record: VenueRecord | OrganizerRecord) =>
-    serializeLinked(kind, record, { settings, withJsonLd: options.withJsonLd, redact: !options.linkedUnlocked(record) });
+    serializeLinked(kind, record, { settings, withJsonLd: options.withJsonLd, redact: !options.linkedUnlocked(record), image: imageOf(record.imageId) });
+  const image = redact ? false : imageOf(event.imageId);
   const meta = { currencySymbol: event.currencySymbol, currencyPosition: event.currencyPosition, currencyCode: event.currencyCode };
   const costs = event.cost;
   const data: Record<string, unknown> = {
@@ -90,7 +100,7 @@ export function serializeEvent(event: EventRecord, relations: EventRelations, op
     description: redact ? '' : contentOf(event.content),
     excerpt: redact ? '' : excerptOf(event.excerpt),
     slug: event.slug,
-    image: false,
+    image,
     all_day: redact ? null : event.allDay,
     start_date: event.startDate,
     start_date_details: dateDetails(event.startDate),
@@ -119,12 +129,17 @@ export function serializeEvent(event: EventRecord, relations: EventRelations, op
     custom_fields: [],
   };
   if (options.withJsonLd) {
+    const urlOf = (imageId: number) => {
+      const found = imageOf(imageId);
+      return found ? String(found.url) : null;
+    };
     data.json_ld = eventJsonLd({
       event,
       permalink: url,
       settings,
-      venue: venues[0] ? { venue: venues[0] } : null,
-      organizer: organizers[0] ? { organizer: organizers[0] } : null,
+      imageUrl: urlOf(event.imageId),
+      venue: venues[0] ? { venue: venues[0], imageUrl: urlOf(venues[0].imageId) } : null,
+      organizer: organizers[0] ? { organizer: organizers[0], imageUrl: urlOf(organizers[0].imageId) } : null,
     });
   }
   return data;

@@ -9,6 +9,7 @@ import { ORGANIZERS, VENUES } from '../linked/kinds.js';
 import { insertOrganizers, insertVenue } from '../linked/inline.js';
 import { filteredContent } from '../linked/service.js';
 import { datesForNewPost, datesForUpdate, scheduleStatus } from '../posts/dates.js';
+import { requestedImage } from '../posts/images.js';
 import { flag, optionalString, requestedAuthor, requestedDates } from '../posts/inputs.js';
 import { postSlug, trashedSlug } from '../posts/slugs.js';
 import { scaleBackStatus } from '../posts/status.js';
@@ -83,6 +84,8 @@ function titleFor(request: ApiRequest, raw: string): string {
 /** Creates an event with its inline venue, organizers and new terms, all or nothing. */
 export async function createEvent(request: ApiRequest): Promise<EventRecord> {
   const site = request.site;
+  // A URL image is fetched and processed before the transaction, so no lock is held meanwhile.
+  const imageId = await requestedImage(request);
   return site.store.transaction(async (store) => {
     const title = titleFor(request, String(request.get('title')));
     const status = scaleBackStatus(request, optionalString(request, 'status'));
@@ -105,7 +108,7 @@ export async function createEvent(request: ApiRequest): Promise<EventRecord> {
       menuOrder: flag(request, 'sticky') ? -1 : 0,
       ...dates,
       trashedFrom: null,
-      imageId: 0,
+      imageId: imageId ?? 0,
       ...schedule(request, null),
       cost: [],
       currencySymbol: '',
@@ -132,8 +135,10 @@ export async function createEvent(request: ApiRequest): Promise<EventRecord> {
  */
 export async function updateEvent(request: ApiRequest, current: EventRecord): Promise<EventRecord> {
   const site = request.site;
+  const imageId = await requestedImage(request);
   return site.store.transaction(async (store) => {
     const patch: Partial<EventRecord> = {};
+    if (imageId !== undefined) patch.imageId = imageId;
     if (request.provided('title')) patch.title = titleFor(request, String(request.get('title')));
     if (request.provided('description')) patch.content = filteredContent(request, String(request.get('description')));
     if (request.provided('excerpt')) patch.excerpt = filteredContent(request, String(request.get('excerpt')));

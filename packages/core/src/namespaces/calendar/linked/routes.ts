@@ -17,6 +17,7 @@ import { EVENTS } from '../events/kind.js';
 import { sanitizePerPage } from '../terms/routes.js';
 import { isOrganizerId, isOrganizerSlug, isPositiveInt, isString, isUserId, isVenueId, isVenueSlug } from '../validators.js';
 import type { AnyLinkedKind } from './kinds.js';
+import { imageObject, imagesOf, requestedImage } from '../posts/images.js';
 import { serializeLinked } from './serialize.js';
 import { createLinked, linkedQuery, trashLinked, updateLinked } from './service.js';
 
@@ -71,8 +72,21 @@ async function mustTarget(request: ApiRequest, kind: AnyLinkedKind): Promise<Lin
   return record;
 }
 
-function single(request: ApiRequest, kind: AnyLinkedKind, record: LinkedRecord, withJsonLd: boolean): Record<string, unknown> {
-  return serializeLinked(kind, record, { settings: request.site.settings, withJsonLd, redact: !unlocked(request, kind, record) });
+async function single(request: ApiRequest, kind: AnyLinkedKind, record: LinkedRecord, withJsonLd: boolean): Promise<Record<string, unknown>> {
+  return (await many(request, kind, [record], withJsonLd))[0]!;
+}
+
+/** Records with their featured images, loaded in one store call. */
+async function many(request: ApiRequest, kind: AnyLinkedKind, records: LinkedRecord[], withJsonLd: boolean): Promise<Array<Record<string, unknown>>> {
+  const images = await imagesOf(request.site.store, records);
+  return records.map((record) =>
+    serializeLinked(kind, record, {
+      settings: request.site.settings,
+      withJsonLd,
+      redact: !unlocked(request, kind, record),
+      image: imageObject(request.site.media, images, record.imageId),
+    }),
+  );
 }
 
 /** `/venues` and `/organizers`, their id routes and their by-slug routes. */
@@ -165,7 +179,7 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): Rou
     ]);
     const { links, totalPages } = archivePaging(restUrl, page, perPage, total);
     const data = {
-      [plural]: items.map((record) => single(request, kind, record as LinkedRecord, false)),
+      [plural]: await many(request, kind, items as LinkedRecord[], false),
       rest_url: restUrl,
       ...links,
       total,
@@ -175,8 +189,9 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): Rou
   };
 
   const create = async (request: ApiRequest) => {
-    const { record } = await createLinked(request, request.site.store, kind);
-    return respond(single(request, kind, record, false), 201);
+    const imageId = await requestedImage(request);
+    const { record } = await createLinked(request, request.site.store, kind, imageId);
+    return respond(await single(request, kind, record, false), 201);
   };
 
   const read = async (request: ApiRequest) => {
@@ -186,7 +201,8 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): Rou
   };
 
   const update = async (request: ApiRequest) => {
-    const record = await updateLinked(request, request.site.store, kind, await mustTarget(request, kind));
+    const current = await mustTarget(request, kind);
+    const record = await updateLinked(request, request.site.store, kind, current, await requestedImage(request));
     return single(request, kind, record, false);
   };
 

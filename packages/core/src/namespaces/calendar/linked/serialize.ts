@@ -11,6 +11,8 @@ export interface LinkedSerializeOptions {
   withJsonLd: boolean;
   /** The caller may not see a password-protected record's content. */
   redact: boolean;
+  /** The featured image object (see posts/images.ts), false for none. */
+  image?: Record<string, unknown> | false;
 }
 
 const REDACTED_TO_EMPTY = ['description', 'excerpt', 'address', 'city', 'country', 'province', 'zip', 'stateprovince', 'phone', 'email', 'website'];
@@ -27,7 +29,7 @@ export function serializeLinked(kind: AnyLinkedKind, record: VenueRecord | Organ
     description: contentOf(record.content),
     excerpt: excerptOf(record.excerpt),
     slug: record.slug,
-    image: false,
+    image: options.redact ? false : (options.image ?? false),
   };
   const byWire = new Map(kind.fields.map((field) => [field.wire, field.record as string]));
   for (const wire of kind.wireOrder) data[wire] = (record as unknown as Record<string, unknown>)[byWire.get(wire)!];
@@ -39,8 +41,9 @@ export function serializeLinked(kind: AnyLinkedKind, record: VenueRecord | Organ
     }
   }
   if (options.withJsonLd) {
+    const imageUrl = options.image ? String(options.image.url) : null;
     data.json_ld =
-      kind.name === 'venue' ? venueJsonLd({ venue: record as VenueRecord }) : organizerJsonLd({ organizer: record as OrganizerRecord });
+      kind.name === 'venue' ? venueJsonLd({ venue: record as VenueRecord, imageUrl }) : organizerJsonLd({ organizer: record as OrganizerRecord, imageUrl });
   }
   for (const [key, value] of Object.entries(data)) if (isFalsy(value)) delete data[key];
   if (options.redact) {

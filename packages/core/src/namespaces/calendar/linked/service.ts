@@ -74,11 +74,16 @@ async function findDuplicate(
  * Creates a venue or organizer from a request whose args were validated by the kind's create args. Duplicate
  * avoidance, slug and insert are one transaction, so concurrent identical requests make one record.
  */
-export function createLinked(request: ApiRequest, store: SiteStore, kind: AnyLinkedKind): Promise<{ record: LinkedRecord; created: boolean }> {
-  return store.transaction((tx) => insertLinked(request, tx, kind));
+export function createLinked(
+  request: ApiRequest,
+  store: SiteStore,
+  kind: AnyLinkedKind,
+  imageId = 0,
+): Promise<{ record: LinkedRecord; created: boolean }> {
+  return store.transaction((tx) => insertLinked(request, tx, kind, imageId));
 }
 
-async function insertLinked(request: ApiRequest, store: SiteStore, kind: AnyLinkedKind): Promise<{ record: LinkedRecord; created: boolean }> {
+async function insertLinked(request: ApiRequest, store: SiteStore, kind: AnyLinkedKind, imageId: number): Promise<{ record: LinkedRecord; created: boolean }> {
   const site = request.site;
   const title = String(request.get(kind.name) ?? '').trim();
   const content = optionalString(request, 'description');
@@ -100,20 +105,21 @@ async function insertLinked(request: ApiRequest, store: SiteStore, kind: AnyLink
     menuOrder: 0,
     ...dates,
     trashedFrom: null,
-    imageId: 0,
+    imageId,
   };
   const record = (await kind.repository(store).create({ ...post, ...kind.blank(), ...fields } as never)) as LinkedRecord;
   return { record, created: true };
 }
 
 /** Updates only what the request names; the publication date stays unless given. One transaction (a slug may be chosen). */
-export function updateLinked(request: ApiRequest, store: SiteStore, kind: AnyLinkedKind, current: LinkedRecord): Promise<LinkedRecord> {
-  return store.transaction((tx) => changeLinked(request, tx, kind, current));
+export function updateLinked(request: ApiRequest, store: SiteStore, kind: AnyLinkedKind, current: LinkedRecord, imageId?: number): Promise<LinkedRecord> {
+  return store.transaction((tx) => changeLinked(request, tx, kind, current, imageId));
 }
 
-async function changeLinked(request: ApiRequest, store: SiteStore, kind: AnyLinkedKind, current: LinkedRecord): Promise<LinkedRecord> {
+async function changeLinked(request: ApiRequest, store: SiteStore, kind: AnyLinkedKind, current: LinkedRecord, imageId?: number): Promise<LinkedRecord> {
   const site = request.site;
   const patch: Record<string, unknown> = withStateProvince(kind, requestedFields(request, kind), current);
+  if (imageId !== undefined) patch.imageId = imageId;
   const title = optionalString(request, kind.name);
   if (title !== undefined && title.trim()) patch.title = title.trim();
   const content = optionalString(request, 'description');

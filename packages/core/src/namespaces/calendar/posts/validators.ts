@@ -43,12 +43,7 @@ export const isUrlOrEmpty: ArgValidator = (value) => isEmpty(value) || isUrl(val
 
 export const isStringOrEmpty: ArgValidator = (value) => isEmpty(value) || isText(value);
 
-/**
- * Featured images need the media library, which siterest does not have yet: any image named in a write is
- * refused as an invalid parameter, as upstream refuses an id that is not an image.
- */
-export const isImageOrEmpty: ArgValidator = (value) => isEmpty(value);
-export const isImage: ArgValidator = () => false;
+export { isImage, isImageOrEmpty } from './images.js';
 
 /** Whether the caller may read the post `id` names as a post of `type`. */
 async function isReadablePostOf(request: ApiRequest, value: unknown, type: PostTypeConfig): Promise<boolean> {
