@@ -43,6 +43,7 @@ export {
 export * from './store/records.js';
 export type * from './store/queries.js';
 export type * from './store/repositories.js';
+export type * from './store/redirection.js';
 export { StoreError, isStoreError, type StoreErrorKind } from './store/store-error.js';
 export { searchTerms, matchesSearch, distanceKm, statusMatches } from './store/search.js';
 

@@ -8,6 +8,7 @@ import type {
 } from '@siterest/core';
 import { EventStartIndex } from './calendar/event-index.js';
 import { Journal, JournaledMap, WriteLock } from './journal.js';
+import { RedirectionTables } from './redirection/tables.js';
 
 export interface MemoryStoreOptions {
   /**
@@ -40,6 +41,7 @@ export class MemoryDb {
   readonly nextTermId: Counter;
   readonly nextUserId: Counter;
   readonly listeners = new Map<string, Set<(payload: string) => void>>();
+  readonly redirection = new RedirectionTables();
 
   constructor(options: MemoryStoreOptions) {
     this.nextPostId = { value: options.firstIds?.post ?? 1 };

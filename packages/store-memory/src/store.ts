@@ -7,6 +7,7 @@ import { MemoryDb, type MemoryContext, type MemoryStoreOptions } from './db.js';
 import { Journal } from './journal.js';
 import { applicationPasswordRepository } from './site/application-passwords.js';
 import { optionRepository } from './site/options.js';
+import { redirectionRepositories } from './redirection/index.js';
 import { userRepository } from './site/users.js';
 
 export type { MemoryStoreOptions } from './db.js';
@@ -28,6 +29,7 @@ export class MemoryStore implements SiteStore {
   readonly venues: SiteStore['venues'];
   readonly organizers: SiteStore['organizers'];
   readonly terms: SiteStore['terms'];
+  readonly redirection: SiteStore['redirection'];
 
   constructor(options: MemoryStoreOptions = {}, db?: MemoryDb, journal: Journal | null = null) {
     this.db = db ?? new MemoryDb(options);
@@ -41,6 +43,7 @@ export class MemoryStore implements SiteStore {
     this.venues = venueRepository(context);
     this.organizers = organizerRepository(context);
     this.terms = termRepository(context);
+    this.redirection = redirectionRepositories(context);
   }
 
   /** Runs a single write under the lock, rolling back its own partial changes if it throws. */

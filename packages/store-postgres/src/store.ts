@@ -25,6 +25,7 @@ import { postIndex } from './repositories/post-index.js';
 import { ORGANIZER, ORGANIZER_SEARCH, VENUE, VENUE_SEARCH } from './repositories/post-types.js';
 import { termRepository } from './repositories/calendar/terms.js';
 import { userRepository } from './repositories/site/users.js';
+import { redirectionRepositories } from './repositories/redirection/index.js';
 import type { SqlClient } from './sql/client.js';
 import type { Tables } from './tables.js';
 
@@ -62,6 +63,7 @@ export class PostgresStore implements SiteStore {
   readonly venues: VenueRepository;
   readonly organizers: OrganizerRepository;
   readonly terms: TermRepository;
+  readonly redirection: SiteStore['redirection'];
 
   constructor(
     /** The store's query interface, for tools working on the same data (imports, benchmarks). */
@@ -81,6 +83,8 @@ export class PostgresStore implements SiteStore {
     this.venues = tracked(linkedRepository<VenueRecord, NewVenue>(db, { type: VENUE, eventColumn: 'venue_ids', search: VENUE_SEARCH }), changed);
     this.organizers = tracked(linkedRepository<OrganizerRecord, NewOrganizer>(db, { type: ORGANIZER, eventColumn: 'organizer_ids', search: ORGANIZER_SEARCH }), changed);
     this.terms = tracked(termRepository(db), changed);
+    // Not tracked: Redirection's writes (hits and log rows above all) must not invalidate cached calendar answers.
+    this.redirection = redirectionRepositories(db);
   }
 
   /** The schema the store keeps its tables in. */

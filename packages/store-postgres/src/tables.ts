@@ -15,6 +15,7 @@ export interface Tables {
   readonly migrations: string;
   /** The sequence behind changeVersion(). */
   readonly changes: string;
+  readonly redirection: { groups: string; items: string; logs: string; notFound: string; settings: string };
 }
 
 export function tablesIn(schema: string): Tables {
@@ -32,5 +33,6 @@ export function tablesIn(schema: string): Tables {
     options: `${s}.options`,
     migrations: `${s}.siterest_migrations`,
     changes: `${s}.siterest_changes`,
+    redirection: { groups: `${s}.redirection_groups`, items: `${s}.redirection_items`, logs: `${s}.redirection_logs`, notFound: `${s}.redirection_404`, settings: `${s}.redirection_settings` },
   };
 }

@@ -14,6 +14,7 @@ import type {
   VenueRecord,
 } from './records.js';
 import type { EventQuery, LinkedPostQuery, TermQuery } from './queries.js';
+import type { RedirectionRepositories } from './redirection.js';
 
 export interface OptionRepository {
   all(): Promise<Record<string, unknown>>;
@@ -95,6 +96,8 @@ export interface SiteStore {
   readonly venues: VenueRepository;
   readonly organizers: OrganizerRepository;
   readonly terms: TermRepository;
+  /** Redirection's redirects, groups, logs and settings; writes there leave the change version alone. */
+  readonly redirection: RedirectionRepositories;
   /** Runs `work` atomically: all of its writes happen, or none. */
   transaction<T>(work: (store: SiteStore) => Promise<T>): Promise<T>;
   /**
