@@ -1,3 +1,4 @@
+import type { RedirectEngine } from './namespaces/redirection/runtime/engine.js';
 import type { Registry } from './registry/registry.js';
 import type { SiteSettings } from './settings.js';
 import type { SiteStore } from './store/repositories.js';
@@ -29,6 +30,8 @@ export interface SiteContext {
    * (list routes; see answer-cache.ts). Keys must name everything the answer depends on, the caller included.
    */
   cached<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  /** Redirection's front end: the redirect matcher, its settings and the hit and log recorder. */
+  readonly redirects: RedirectEngine;
   /** Whether built-in application passwords are on, and the authorization page advertised for them. */
   readonly applicationPasswords: { enabled: boolean; authorizationUrl: string };
 }

@@ -8,6 +8,7 @@ import { DEFAULT_BODY_LIMIT } from './http/body.js';
 import { handleRequest, type PipelineContext } from './http/pipeline.js';
 import type { SiteRequest, SiteResponse } from './http/request.js';
 import { builtInNamespaces } from './namespaces/index.js';
+import { RedirectEngine, type RedirectHooks } from './namespaces/redirection/runtime/engine.js';
 import { builtInRoutes } from './registry/index-routes.js';
 import { Registry } from './registry/registry.js';
 import type { NamespaceDefinition } from './registry/types.js';
@@ -35,6 +36,8 @@ export interface CreateSiteOptions {
   bodyLimit?: number;
   /** Reuse list answers while the store has not changed (on by default; see answer-cache.ts). */
   cache?: boolean;
+  /** Redirection's hooks into the host app: its signed-in user and its `custom` match predicates. */
+  redirects?: RedirectHooks;
 }
 
 export interface NewUserInput {
@@ -59,6 +62,7 @@ export class Site implements PipelineContext {
   private readiness: Promise<void> | null = null;
   private unsubscribe: (() => void) | null = null;
   private readonly answers: AnswerCache | null;
+  readonly redirects: RedirectEngine;
 
   constructor(options: CreateSiteOptions) {
     this.store = options.store;
@@ -71,6 +75,8 @@ export class Site implements PipelineContext {
     this.configured = options.settings ?? {};
     this.answers = options.cache === false ? null : new AnswerCache(options.store);
     this.current = resolveSettings(this.configured);
+    this.redirects = new RedirectEngine(this);
+    this.redirects.hooks = options.redirects ?? {};
     const passwords = options.applicationPasswords ?? true;
     this.applicationPasswords = {
       enabled: passwords !== false,
@@ -178,6 +184,8 @@ export class Site implements PipelineContext {
   }
 
   async close(): Promise<void> {
+    // Hits and log rows still queued are stored before the store closes.
+    await this.redirects.close();
     this.unsubscribe?.();
     this.unsubscribe = null;
     await this.store.close?.();
