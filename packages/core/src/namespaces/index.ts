@@ -1,9 +1,10 @@
 import type { NamespaceDefinition } from '../registry/types.js';
 import { calendarNamespace } from './calendar/index.js';
+import { redirectionNamespace } from './redirection/index.js';
 
 /** Every namespace siterest ships, in the order the root index lists them. */
 export function builtInNamespaces(): NamespaceDefinition[] {
-  return [calendarNamespace()];
+  return [calendarNamespace(), redirectionNamespace()];
 }
 
-export { calendarNamespace };
+export { calendarNamespace, redirectionNamespace };

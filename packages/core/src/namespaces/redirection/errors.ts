@@ -25,6 +25,6 @@ export const redirectionErrors = {
   importUnreadable: (reason: string) => pluginError('redirect_import_invalid_file', `Invalid file: ${reason}`, 164),
   importTooLarge: (limit: number) => new ApiError('redirect_import_too_large', `The import file is larger than the limit of ${limit} bytes.`, 413, { limit }),
   exportInvalidModule: () => pluginError('redirect_export_invalid_module', 'Invalid module', 93),
-  filterNotArray: () => ApiError.detail('rest_invalid_param', 'Filter is not an array'),
-  filterNotSupported: (key: string) => ApiError.detail('rest_invalid_param', `Filter type is not supported: ${key}`),
+  filterNotArray: () => new ApiError('rest_invalid_param', 'Filter is not an array', 400),
+  filterNotSupported: (key: string) => new ApiError('rest_invalid_param', `Filter type is not supported: ${key}`, 400),
 } as const;
