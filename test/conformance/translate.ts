@@ -36,9 +36,9 @@ export function translatePath(path: string): string {
   return translateString(path);
 }
 
-/** Namespaces and routes siterest serves (so far): the root and the calendar. */
+/** Namespaces and routes siterest serves (so far): the root, the calendar and Redirection. */
 export function servedNamespace(namespace: string): boolean {
-  return namespace === 'cal/events/v1';
+  return namespace === 'cal/events/v1' || namespace === 'redirection/v1';
 }
 
 /** Root and namespace indexes list only what siterest serves; theme links do not exist here. */

@@ -29,3 +29,4 @@ export function siterestExpress(site: Site): Router {
   });
   return router;
 }
+export { siterestRedirects } from './redirects.js';

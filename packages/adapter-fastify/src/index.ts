@@ -31,3 +31,4 @@ export const siterestFastify: FastifyPluginAsync<SiterestFastifyOptions> = async
 };
 
 export default siterestFastify;
+export { siterestRedirectsFastify, type SiterestRedirectsOptions } from './redirects.js';

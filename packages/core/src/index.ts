@@ -47,5 +47,13 @@ export type * from './store/redirection.js';
 export { StoreError, isStoreError, type StoreErrorKind } from './store/store-error.js';
 export { searchTerms, matchesSearch, distanceKm, statusMatches } from './store/search.js';
 
-export { builtInNamespaces, calendarNamespace } from './namespaces/index.js';
+export { builtInNamespaces, calendarNamespace, redirectionNamespace } from './namespaces/index.js';
+export {
+  RedirectEngine,
+  REDIRECTION_CHANNEL,
+  type RedirectDecision,
+  type RedirectHooks,
+  type RedirectRequest,
+} from './namespaces/redirection/runtime/engine.js';
+export { redirectRequestOf, sendDecision, watchResponse, defaultErrorPage, type RedirectMiddlewareOptions } from './namespaces/redirection/runtime/node.js';
 export * as calendar from './namespaces/calendar/public.js';

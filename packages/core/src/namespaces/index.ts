@@ -4,7 +4,8 @@ import { redirectionNamespace } from './redirection/index.js';
 
 /** Every namespace siterest ships, in the order the root index lists them. */
 export function builtInNamespaces(): NamespaceDefinition[] {
-  return [calendarNamespace(), redirectionNamespace()];
+  // WordPress registers Redirection's routes before The Events Calendar's.
+  return [redirectionNamespace(), calendarNamespace()];
 }
 
 export { calendarNamespace, redirectionNamespace };

@@ -5,9 +5,6 @@ import { logRepository } from './logs.js';
 import { insertRedirect, redirectRepository } from './redirects.js';
 import { json } from './rows.js';
 
-/** One lock for Redirection's first start on a schema, so two instances never install twice. */
-const INSTALL_LOCK = 7_322_484_913_320;
-
 /** Redirection's repositories; none of them advances the store's change version. */
 export function redirectionRepositories(db: Db): RedirectionRepositories {
   const t = db.t.redirection;
@@ -25,9 +22,10 @@ export function redirectionRepositories(db: Db): RedirectionRepositories {
       return row ? (JSON.parse(row.value) as Record<string, unknown>) : null;
     },
     setSettings: (settings) => setSettings(db, settings),
+    // One lock per schema for Redirection's first start, so two instances never install twice.
     install: (newGroups, build) =>
       atomically(db, async (tx) => {
-        await tx.sql.query('SELECT pg_advisory_xact_lock($1::bigint, hashtext($2))', [INSTALL_LOCK, t.settings]);
+        await tx.sql.query("SELECT pg_advisory_xact_lock(hashtextextended('siterest.redirection.install ' || $1, 0))", [t.settings]);
         const [existing] = await tx.sql.query(`SELECT 1 FROM ${t.settings}`);
         if (existing) return false;
         const ids: number[] = [];

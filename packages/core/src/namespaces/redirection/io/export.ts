@@ -62,7 +62,8 @@ const apacheValue = (text: string) => text.replace(/\s/g, '\\ ');
 const escapeHost = (host: string) => host.replace(/[.\\+*?[^\]$(){}=!<>|:-]/g, '\\$&');
 
 function apacheSource(r: RedirectRecord, flags: SourceFlags): { conditions: string[]; pattern: string } {
-  if (r.regex) return { conditions: [], pattern: encodeAsSource(r.url, true) };
+  // A regex is written as it is, without its leading slash.
+  if (r.regex) return { conditions: [], pattern: r.url.replace(/^\^\//, '^').replace(/^\//, '') };
   const conditions: string[] = [];
   let path = r.url;
   const q = path.indexOf('?');

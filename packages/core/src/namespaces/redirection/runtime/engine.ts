@@ -57,6 +57,7 @@ interface EngineSite extends SiteContext {
 }
 
 const CONTINUE: RedirectDecision = { action: 'continue', onNotFound: null };
+const NOT_LOGGED: RedirectDecision = { action: 'nothing' };
 const NO_CACHE: Array<[string, string]> = [
   ['Expires', 'Wed, 11 Jan 1984 05:00:00 GMT'],
   ['Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private'],
@@ -191,7 +192,8 @@ export class RedirectEngine {
     if (canonical) return canonical;
     const url = this.requestUrl(request.url);
     const decoded = rawUrlDecode(url);
-    if (!decoded || this.isProtected(decoded)) return CONTINUE;
+    // The REST API is never redirected, and its 404s are not the site's (they are not logged either).
+    if (!decoded || this.isProtected(decoded)) return NOT_LOGGED;
     const q = url.indexOf('?');
     const original = q === -1 ? decoded : `${rawUrlDecode(url.slice(0, q))}${url.slice(q)}`;
     const matcher = await this.matcher();
