@@ -2,3 +2,4 @@ export { storeContractSuite, type StoreFactory } from './store-contract.js';
 export { adapterContractSuite, contractSite, type AdapterHarness, type RunningServer } from './adapter-contract.js';
 export { rawRequest, comparable, header, headerNames, basicAuth, type RawResponse, type RawRequestOptions } from './http-client.js';
 export { newEvent, newOrganizer, newVenue, taxonomies } from './fixtures.js';
+export { redirectionStoreContract, newRedirect, newLogRow } from './redirection-contract.js';

@@ -3,6 +3,7 @@ import type { EventQuery, LinkedPostQuery, TermQuery } from '../store/queries.js
 import type { EventRecord, TermRecord } from '../store/records.js';
 import type { SiteStore } from '../store/repositories.js';
 import { newEvent, newOrganizer, newVenue, taxonomies } from './fixtures.js';
+import { redirectionStoreContract } from './redirection-contract.js';
 
 export interface StoreFactory {
   /** A fresh, empty store for one test. */
@@ -409,6 +410,8 @@ export function storeContractSuite(name: string, factory: StoreFactory): void {
         expect(await store.changeVersion()).toBe(before);
       });
     });
+
+    redirectionStoreContract(() => store);
 
     describe('transactions', () => {
       it('commits every write together', async () => {
