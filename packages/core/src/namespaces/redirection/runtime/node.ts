@@ -54,29 +54,41 @@ export function watchResponse(site: Site, res: ServerResponse, request: Redirect
   let replaced = false;
   if (decision.action === 'continue' && decision.onNotFound) {
     const onNotFound = decision.onNotFound;
-    const writeHead = res.writeHead;
+    let decided = false;
+    const { writeHead, write, end } = res;
+    // Decided before the first byte of the app's 404 goes out, however the app sends it.
+    const swap = (status: number) => {
+      if (decided || status !== 404 || res.headersSent) return;
+      decided = true;
+      const redirect = onNotFound();
+      if (!redirect || redirect.action !== 'redirect') return;
+      replaced = true;
+      for (const name of res.getHeaderNames()) res.removeHeader(name);
+      for (const [name, value] of redirect.headers) res.setHeader(name, value);
+      res.setHeader('Location', redirect.location);
+      res.setHeader('Content-type', 'text/html; charset=UTF-8');
+      res.setHeader('Content-Length', '0');
+      res.statusCode = redirect.status;
+    };
     res.writeHead = function (this: ServerResponse, status: number, ...rest: unknown[]) {
-      if (status === 404 && !replaced) {
-        const swap = onNotFound();
-        if (swap && swap.action === 'redirect') {
-          replaced = true;
-          for (const name of res.getHeaderNames()) res.removeHeader(name);
-          for (const [name, value] of swap.headers) res.setHeader(name, value);
-          res.setHeader('Location', swap.location);
-          res.setHeader('Content-type', 'text/html; charset=UTF-8');
-          res.setHeader('Content-Length', '0');
-          // The app's 404 page is not sent.
-          const end = res.end;
-          res.write = (() => true) as ServerResponse['write'];
-          res.end = function (this: ServerResponse, ...args: unknown[]) {
-            const callback = args.find((a) => typeof a === 'function') as (() => void) | undefined;
-            return (end as (cb?: () => void) => ServerResponse).call(this, callback);
-          } as ServerResponse['end'];
-          return writeHead.call(this, swap.status);
-        }
-      }
+      swap(status);
+      if (replaced) return (writeHead as (s: number) => ServerResponse).call(this, res.statusCode);
       return (writeHead as (...a: unknown[]) => ServerResponse).call(this, status, ...rest);
     } as ServerResponse['writeHead'];
+    res.write = function (this: ServerResponse, ...args: unknown[]) {
+      swap(res.statusCode);
+      if (replaced) return true;
+      return (write as (...a: unknown[]) => boolean).apply(this, args);
+    } as ServerResponse['write'];
+    res.end = function (this: ServerResponse, ...args: unknown[]) {
+      swap(res.statusCode);
+      if (replaced) {
+        // The app's 404 page is not sent.
+        const callback = args.find((a) => typeof a === 'function') as (() => void) | undefined;
+        return (end as (cb?: () => void) => ServerResponse).call(this, callback);
+      }
+      return (end as (...a: unknown[]) => ServerResponse).apply(this, args);
+    } as ServerResponse['end'];
   }
   res.once('finish', () => {
     if (!replaced) site.redirects.afterResponse(request, decision, res.statusCode);
