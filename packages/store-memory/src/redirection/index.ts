@@ -50,6 +50,14 @@ export function redirectionRepositories(context: MemoryContext): RedirectionRepo
           for (const id of [...map.map.keys()]) map.delete(id, j);
         }
         t.settings.delete('settings', j);
+        // The plugin drops its tables: ids start again from 1.
+        for (const counter of [t.nextRedirectId, t.nextGroupId, t.nextRedirectLogId, t.nextNotFoundLogId]) {
+          const value = counter.value;
+          counter.value = 1;
+          j.record(() => {
+            counter.value = value;
+          });
+        }
       }),
   };
 }
