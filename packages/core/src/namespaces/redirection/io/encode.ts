@@ -22,13 +22,15 @@ function replaceAll(text: string, pairs: ReadonlyArray<[string, string]>): strin
 function encodeRegex(url: string, regex: boolean): string {
   if (!regex) return url;
   const out = url.replace(/^\/+/, '').replace(/^\^\//, '^');
-  // Upstream maps %5C (a backslash) to "]": the rules it writes for \d and friends carry that mistake (reproduced).
+  // Upstream maps %5C (a backslash) to "]": the rules it writes for \d and friends carry that mistake (kept, the
+  // files stay byte-compatible and load). It leaves %5D as it is, which nginx refuses in a class: restored here.
   return replaceAll(out, [
     ['%2A', '*'],
     ['%3F', '?'],
     ['%28', '('],
     ['%29', ')'],
     ['%5B', '['],
+    ['%5D', ']'],
     ['%5C', ']'],
     ['%24', '$'],
     ['%2B', '+'],

@@ -62,13 +62,17 @@ const apacheValue = (text: string) => text.replace(/\s/g, '\\ ');
 const escapeHost = (host: string) => host.replace(/[.\\+*?[^\]$(){}=!<>|:-]/g, '\\$&');
 
 function apacheSource(r: RedirectRecord, flags: SourceFlags): { conditions: string[]; pattern: string } {
-  // A regex is written as it is, without its leading slash.
-  if (r.regex) return { conditions: [], pattern: r.url.replace(/^\^\//, '^').replace(/^\//, '') };
+  // A regex is written as it is, without its leading slash; white space as \xNN so the directive keeps its arguments.
+  if (r.regex) {
+    const pattern = r.url.replace(/^\^\//, '^').replace(/^\//, '').replace(/\s/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+    return { conditions: [], pattern };
+  }
   const conditions: string[] = [];
   let path = r.url;
   const q = path.indexOf('?');
   if (q !== -1) {
-    conditions.push(`RewriteCond %{QUERY_STRING} ^${encodeAsSource(path.slice(q + 1))}$`);
+    // The query as Apache sees it: `=` and `&` kept (upstream writes %3D, which never matches).
+    conditions.push(`RewriteCond %{QUERY_STRING} ^${encodeAsSource(path.slice(q + 1)).replace(/%3D/g, '=').replace(/%26/g, '&')}$`);
     path = path.slice(0, q);
   }
   let encoded = encodeAsSource(path).replace(/^\//, '');
