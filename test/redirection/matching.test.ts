@@ -242,3 +242,28 @@ for (const adapter of ['express', 'fastify'] as const) {
     });
   });
 }
+
+describe('regex safety', () => {
+  it('treats patterns that would compile to a huge program as not compiling, and answers fast', async () => {
+    const { compilePattern } = await import('../../packages/core/src/namespaces/redirection/regex.js');
+    expect(compilePattern('(a*)*'.repeat(300), true)).toBeNull();
+    expect(compilePattern('[\\s\\S]{1000}', true)).toBeNull();
+    expect(compilePattern('(?=lookahead)', true)).toBeNull();
+    const ok = compilePattern('^/(\\d{4})/(\\d{2})/(.*)$', true)!;
+    expect(ok.replace('/2024/05/post', '/archive/$1-$2/${3}')).toBe('/archive/2024-05/post');
+    const evil = compilePattern('(a*)*'.repeat(20) + '.', false)!;
+    const started = performance.now();
+    expect(evil.test('a'.repeat(1999) + '!')).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(evil.test('a'.repeat(5000))).toBe(false);
+  });
+
+  it('finds the texts every match must contain (the pre-filter)', async () => {
+    const { requiredLiterals } = await import('../../packages/core/src/namespaces/redirection/regex.js');
+    expect(requiredLiterals('^/blog/(\\d+)/(.*)$')).toEqual(['/blog/']);
+    expect(requiredLiterals('^/Shop/items?/x\\.html$')).toEqual(['/shop/item', '/x.html']);
+    expect(requiredLiterals('^/(a|b)/same$')).toEqual(['/same']);
+    expect(requiredLiterals('^/a|/b$')).toEqual([]);
+    expect(requiredLiterals('[/]abc+def')).toEqual(['abc', 'def']);
+  });
+});

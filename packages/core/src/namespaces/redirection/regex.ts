@@ -42,10 +42,14 @@ function compile(pattern: string, ignoreCase: boolean): CompiledPattern | null {
   } catch {
     return null;
   }
+  // Linear time is not enough when the program is huge: such patterns count as not compiling.
+  if (re.programSize() > LIMITS.programSize) return null;
   const groupCount = re.groupCount();
   return {
     literals: requiredLiterals(pattern),
     test: (text) => {
+      // Texts longer than any URL a redirect is made for are not searched (the cost stays bounded).
+      if (text.length > LIMITS.url) return false;
       try {
         return re.matcher(text).find();
       } catch {
@@ -53,6 +57,7 @@ function compile(pattern: string, ignoreCase: boolean): CompiledPattern | null {
       }
     },
     replace: (text, replacement) => {
+      if (text.length > LIMITS.url) return text;
       try {
         const parts = parseReplacement(replacement);
         const matcher = re.matcher(text);

@@ -1,5 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import { sanitizeTextField } from '../../../text/sanitize.js';
+import { LIMITS } from '../constants.js';
 import { cleanUrlText, rawUrlDecodeStrict } from './encoding.js';
 
 /** WordPress `wp_kses( $text, 'strip' )`: every tag removed, text kept. */
@@ -41,5 +42,5 @@ function sanitizeSourceText(text: string): string {
 
 /** A target or other URL-like value of a matcher (Red_Match::sanitize_url): cut at a line break, no control characters. */
 export function sanitizeTargetUrl(value: unknown): string {
-  return typeof value === 'string' ? cleanUrlText(value.trim()) : '';
+  return typeof value === 'string' ? cleanUrlText(value.trim()).slice(0, LIMITS.url) : '';
 }
