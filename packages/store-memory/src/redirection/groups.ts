@@ -1,7 +1,7 @@
 import type { GroupFilter, RedirectGroupRecord, RedirectGroupRepository } from '@siterest/core';
 import { freeze, takeId, type MemoryContext } from '../db.js';
 import { contains, page, sortBy } from './compare.js';
-import { redirectMatches, removeRedirects, store } from './redirects.js';
+import { removeRedirects, store } from './redirects.js';
 import type { RedirectionTables } from './tables.js';
 import { redirectionWrite } from './write.js';
 
@@ -48,7 +48,7 @@ export function groupRepository(context: MemoryContext, t: RedirectionTables): R
       redirectionWrite(context, (j) => {
         const groups = select(filter);
         const ids = new Set(groups.map((g) => g.id));
-        removeRedirects(t, (r) => ids.has(r.groupId) && redirectMatches(t, r, {}), j);
+        removeRedirects(t, (r) => ids.has(r.groupId), j);
         for (const g of groups) t.groups.delete(g.id, j);
         return groups.length;
       }),
