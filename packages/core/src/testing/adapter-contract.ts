@@ -1,3 +1,4 @@
+import { builtInNamespaces } from '../namespaces/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSite, type Site } from '../site.js';
 import { manualClock } from '../clock.js';
@@ -83,7 +84,7 @@ export function adapterContractSuite(name: string, harness: AdapterHarness): voi
       expect(header(withSlash, 'link')).toBe('<http://127.0.0.1:8080/api/>; rel="https://api.w.org/"');
       expect(header(withSlash, 'allow')).toBe('GET');
       expect(header(withSlash, 'vary')).toBe('Origin');
-      expect(json(withSlash)).toMatchObject({ name: 'Contract Site', namespaces: ['cal/events/v1'] });
+      expect(json(withSlash)).toMatchObject({ name: 'Contract Site', namespaces: builtInNamespaces().map((ns) => ns.namespace) });
       expect(without.body).toBe(withSlash.body);
       expect(withSlash.body).toContain('"url":"http:\\/\\/127.0.0.1:8080"');
     });
