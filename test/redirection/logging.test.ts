@@ -125,3 +125,22 @@ describe('hits and logs', () => {
     expect((await t.api('GET', `${NS}/404`)).body.total).toBe(0);
   });
 });
+
+describe('custom headers', () => {
+  const t = useRedirectionSite();
+
+  it('sends site headers on every answer of the app, redirect headers on redirects', async () => {
+    await t.api('POST', `${NS}/setting`, {
+      headers: [
+        { type: 'custom', headerName: 'x-site-wide', headerValue: 'on', location: 'site' },
+        { type: 'custom', headerName: 'x-only-redirects', headerValue: 'yes', location: 'redirect' },
+      ],
+    });
+    await t.redirect({ url: '/custom-headers', action_data: { url: '/t' } });
+    const page = await t.visit('/newer-page');
+    expect(page.header('x-site-wide')).toBe('on');
+    expect(page.header('x-only-redirects')).toBeUndefined();
+    const redirect = await t.visit('/custom-headers');
+    expect([redirect.header('x-site-wide'), redirect.header('x-only-redirects')]).toEqual(['on', 'yes']);
+  });
+});

@@ -41,8 +41,11 @@ export type RedirectDecision =
   | { action: 'rewrite'; url: string }
   /** A redirect said "do nothing": the app answers, and a 404 is not logged. */
   | { action: 'nothing' }
-  /** Nothing matched: the app answers; a 404 is logged, or a `page` redirect sent instead of it. */
-  | { action: 'continue'; onNotFound: (() => RedirectDecision | null) | null };
+  /**
+   * Nothing matched: the app answers (with `headers`, the site-wide custom headers of the settings, added); a 404
+   * is logged, or a `page` redirect sent instead of it.
+   */
+  | { action: 'continue'; onNotFound: (() => RedirectDecision | null) | null; headers?: Array<[string, string]> };
 
 export interface RedirectHooks {
   /** The signed-in user of the host app, for the login and role match types (default: the site's authenticate hook). */
@@ -188,6 +191,16 @@ export class RedirectEngine {
 
   private async decide(request: RedirectRequest): Promise<RedirectDecision> {
     const settings = await this.settings();
+    const decision = await this.decideWith(request, settings);
+    // Redirection's custom headers for the whole site go on every answer of the app.
+    if (decision.action === 'continue' && settings.headers.some((h) => h.location === 'site')) {
+      const headers = settings.headers.filter((h) => h.location === 'site').map((h): [string, string] => [String(h.headerName), String(h.headerValue)]);
+      return { ...decision, headers };
+    }
+    return decision;
+  }
+
+  private async decideWith(request: RedirectRequest, settings: RedirectionSettings): Promise<RedirectDecision> {
     const canonical = this.canonical(request, settings);
     if (canonical) return canonical;
     const url = this.requestUrl(request.url);
@@ -308,7 +321,14 @@ export class RedirectEngine {
         headers.push(['Expires', new Date(this.site.now() + seconds * 1000).toUTCString()], ['Cache-Control', `max-age=${seconds}`]);
       }
     }
-    if (status !== 307) for (const h of settings.headers) if (h.location === 'redirect' || h.location === 'site') headers.push([String(h.headerName), String(h.headerValue)]);
+    if (status !== 307) {
+      // Site headers, then redirect headers (which win over site headers of the same name).
+      const custom = new Map<string, [string, string]>();
+      for (const location of ['site', 'redirect']) {
+        for (const h of settings.headers) if (h.location === location) custom.set(String(h.headerName).toLowerCase(), [String(h.headerName), String(h.headerValue)]);
+      }
+      headers.push(...custom.values());
+    }
     headers.push(['X-Redirect-By', 'redirection']);
     return { action: 'redirect', status, location, headers };
   }

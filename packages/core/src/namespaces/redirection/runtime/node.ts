@@ -52,6 +52,7 @@ export function sendDecision(res: ServerResponse, decision: RedirectDecision, op
  */
 export function watchResponse(site: Site, res: ServerResponse, request: RedirectRequest, decision: RedirectDecision): void {
   let replaced = false;
+  if (decision.action === 'continue') for (const [name, value] of decision.headers ?? []) res.setHeader(name, value);
   if (decision.action === 'continue' && decision.onNotFound) {
     const onNotFound = decision.onNotFound;
     let decided = false;
