@@ -83,6 +83,9 @@ export class RedirectEngine {
   private readonly recorder: VisitRecorder;
   private settingsCache: Promise<RedirectionSettings> | null = null;
   private matcherCache: Promise<RedirectMatcher> | null = null;
+  /** The resolved caches, for requests that need not wait for anything. */
+  private settingsNow: RedirectionSettings | null = null;
+  private matcherNow: RedirectMatcher | null = null;
   private installed: Promise<void> | null = null;
   private unsubscribe: (() => void) | null = null;
   private lastExpiry = 0;
@@ -100,8 +103,8 @@ export class RedirectEngine {
     this.installed ??= (async () => {
       this.unsubscribe ??=
         this.site.store.subscribe?.(REDIRECTION_CHANNEL, (payload) => {
-          if (payload === 'settings' || payload === '*') this.settingsCache = null;
-          this.matcherCache = null;
+          if (payload === 'settings' || payload === '*') this.forgetSettings();
+          this.forgetMatcher();
         }) ?? null;
       await this.repos.install(
         [
@@ -119,11 +122,24 @@ export class RedirectEngine {
 
   async settings(): Promise<RedirectionSettings> {
     await this.ready();
-    this.settingsCache ??= this.repos.getSettings().then(readSettings, (error: unknown) => {
+    if (this.settingsNow) return this.settingsNow;
+    const loading = (this.settingsCache ??= this.repos.getSettings().then(readSettings, (error: unknown) => {
       this.settingsCache = null;
       throw error;
-    });
-    return this.settingsCache;
+    }));
+    const settings = await loading;
+    if (this.settingsCache === loading) this.settingsNow = settings;
+    return settings;
+  }
+
+  private forgetSettings(): void {
+    this.settingsCache = null;
+    this.settingsNow = null;
+  }
+
+  private forgetMatcher(): void {
+    this.matcherCache = null;
+    this.matcherNow = null;
   }
 
   async saveSettings(settings: RedirectionSettings): Promise<void> {
@@ -133,27 +149,32 @@ export class RedirectEngine {
 
   /** After redirects (or settings) changed: rebuild here and tell the other instances. */
   async changed(kind: 'redirects' | 'settings' = 'redirects'): Promise<void> {
-    if (kind === 'settings') this.settingsCache = null;
-    this.matcherCache = null;
+    if (kind === 'settings') this.forgetSettings();
+    this.forgetMatcher();
     await this.site.store.publish?.(REDIRECTION_CHANNEL, kind);
   }
 
   /** Forgets everything (after the plugin's "delete"): the next use installs again. */
   async reset(): Promise<void> {
     this.installed = null;
+    this.forgetSettings();
     await this.changed('settings');
   }
 
-  private matcher(): Promise<RedirectMatcher> {
-    this.matcherCache ??= (async () => {
+  private async matcher(): Promise<RedirectMatcher> {
+    if (this.matcherNow) return this.matcherNow;
+    const building = (this.matcherCache ??= (async () => {
       const settings = await this.settings();
       const records = await this.repos.redirects.all({ status: 'enabled' });
       return new RedirectMatcher(records, siteFlags(settings));
     })().catch((error: unknown) => {
       this.matcherCache = null;
       throw error;
-    });
-    return this.matcherCache;
+    }));
+    const matcher = await building;
+    // Kept only if nothing changed while it was built.
+    if (this.matcherCache === building) this.matcherNow = matcher;
+    return matcher;
   }
 
   /** Writes queued hits and log rows now. */

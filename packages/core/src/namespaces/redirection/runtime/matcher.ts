@@ -29,6 +29,8 @@ export class RedirectMatcher {
   private readonly unfiltered: CompiledRedirect[] = [];
   readonly size: number;
   readonly hasPageRedirects: boolean;
+  /** Some plain redirect's key carries a query (flag_query exactorder): only then is the request's key with query needed. */
+  private readonly queryKeys: boolean;
 
   constructor(records: readonly RedirectRecord[], siteFlags: SourceFlags) {
     let pages = false;
@@ -69,6 +71,7 @@ export class RedirectMatcher {
     }
     this.size = records.length;
     this.hasPageRedirects = pages;
+    this.queryKeys = [...this.exact.keys()].some((key) => key.includes('?'));
   }
 
   /** Redirects that may match the (decoded) request URL, in the order Redirection tries them. */
@@ -76,21 +79,20 @@ export class RedirectMatcher {
     const out: CompiledRedirect[] = [];
     const key = matchUrl(decodedUrl);
     for (const r of this.exact.get(key) ?? []) out.push(r);
-    if (decodedUrl.includes('?')) {
+    if (this.queryKeys && decodedUrl.includes('?')) {
       const withQuery = matchUrlWithQuery(decodedUrl);
       if (withQuery !== key) for (const r of this.exact.get(withQuery) ?? []) out.push(r);
     }
     if (this.byGram.size) {
       const folded = foldForFilter(decodedUrl);
-      const seen = new Set<string>();
+      let found: Set<CompiledRedirect> | null = null;
       for (let i = 0; i + GRAM <= folded.length; i++) {
-        const gram = folded.slice(i, i + GRAM);
-        if (seen.has(gram)) continue;
-        seen.add(gram);
-        const entries = this.byGram.get(gram);
+        const entries = this.byGram.get(folded.slice(i, i + GRAM));
         if (!entries) continue;
-        for (const entry of entries) if (folded.includes(entry.literal)) out.push(entry.redirect);
+        // A gram that occurs twice in the URL names its redirects twice: the set keeps each once.
+        for (const entry of entries) if (folded.includes(entry.literal)) (found ??= new Set()).add(entry.redirect);
       }
+      if (found) for (const r of found) out.push(r);
     }
     for (const r of this.unfiltered) out.push(r);
     return out.length > 1 ? out.sort(byPosition) : out;

@@ -62,5 +62,7 @@ export function urlEncode(text: string): string {
 
 /** Removes everything from the first CR, LF or TAB on, and control characters (Redirection's URL cleaning). */
 export function cleanUrlText(text: string): string {
+  // Printable ASCII holds no line break and no control character: the common case costs one test.
+  if (/^[\x20-\x7e]*$/.test(text)) return text;
   return text.replace(/[\r\n\t][\s\S]*$/, '').replace(/[^\P{C}\s]/gu, '');
 }

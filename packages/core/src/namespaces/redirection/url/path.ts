@@ -47,6 +47,12 @@ const KEPT_ENCODED = new Map(KEPT.map((ch) => [rawUrlEncode(ch), ch]));
  * percent-encoded (but for `/ : [ ] @ ~ , ( ) ;`) and lower-cased; `/` when empty.
  */
 export function matchUrl(url: string): string {
+  // A plain ASCII path without anything to decode or encode is its own key, lower-cased.
+  if (/^\/[A-Za-z0-9\-_.~\/:@,;()[\]]*(\?|$)/.test(url) && !url.includes('\\?')) {
+    const q = url.indexOf('?');
+    const path = q === -1 ? url : url.slice(0, q);
+    return (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path).toLowerCase() || '/';
+  }
   const path = rawUrlEncode(withoutTrailingSlash(pathComponent(url))).replace(/%(2F|3A|5B|5D|40|2C|28|29|3B)/g, (code) => KEPT_ENCODED.get(code) ?? code);
   return path.toLowerCase() || '/';
 }
