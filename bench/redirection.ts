@@ -4,6 +4,7 @@
  * an app with the redirect middleware against the same app without it, for a URL nothing matches and for URLs
  * that redirect. Results go to the "redirection" section of bench/RESULTS.md.
  */
+import os from 'node:os';
 import autocannon from 'autocannon';
 import { createSite, manualClock, silentLogger, type RedirectRequest } from '@siterest/core';
 import { memoryStore } from '@siterest/store-memory';
@@ -81,7 +82,7 @@ export async function runRedirectionBench(): Promise<string> {
   return [
     '## Redirection: matcher and redirect middleware',
     '',
-    `${REDIRECT_COUNT.toLocaleString('en')} redirects, ${REGEX_COUNT.toLocaleString('en')} of them regex, memory store. Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}.`,
+    `${REDIRECT_COUNT.toLocaleString('en')} redirects, ${REGEX_COUNT.toLocaleString('en')} of them regex, memory store. Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}. Load average at the end of the run: ${os.loadavg()[0]!.toFixed(1)} (other work on the machine skews the ratios).`,
     '',
     `Matcher lookups per second (\`site.redirects.handle\` in process, one after the other; hit counting and logging off): a URL nothing matches ${fmt(perSecond.nothing)}, a plain redirect ${fmt(perSecond.plain)}, a regex redirect ${fmt(perSecond.regex)}.`,
     '',
