@@ -104,4 +104,6 @@ recordSection(
       }),
   ].join('\n'),
 );
+const { runRedirectionBench } = await import('./redirection.js');
+recordSection('redirection', await runRedirectionBench());
 console.log('results written to bench/RESULTS.md');

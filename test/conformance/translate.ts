@@ -36,9 +36,9 @@ export function translatePath(path: string): string {
   return translateString(path);
 }
 
-/** Namespaces siterest serves (so far): the calendar, oEmbed and, of WordPress core's `wp/v2`, the media routes. */
+/** Namespaces siterest serves (so far): the calendar, Redirection, oEmbed and, of WordPress core's `wp/v2`, the media routes. */
 function servedNamespace(namespace: string): boolean {
-  return namespace === 'cal/events/v1' || namespace === 'oembed/1.0' || namespace === 'wp/v2';
+  return namespace === 'cal/events/v1' || namespace === 'redirection/v1' || namespace === 'oembed/1.0' || namespace === 'wp/v2';
 }
 
 const SERVED_WP_V2 = new Set(['/wp/v2', '/wp/v2/media', '/wp/v2/media/(?P<id>[\\d]+)']);

@@ -1,14 +1,16 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { siterestExpress } from '@siterest/adapter-express';
+import { siterestExpress, siterestRedirects } from '@siterest/adapter-express';
 import { announceAddress, banner, createExampleSite, readConfig, readEmbedPage, readUpload, runUntilSignalled, startServer } from '@siterest/examples-shared';
 
-/** A small Express app embedding siterest at /api, with demo data. */
+/** A small Express app embedding siterest at /api and its redirects at the root, with demo data. */
 startServer(async () => {
   const config = readConfig();
   const example = await createExampleSite(config);
 
   const app = express();
+  // Redirects first: a redirect created through redirection/v1 works at once on every path of the app.
+  app.use(siterestRedirects(example.site));
   app.get('/', (_req, res) => res.redirect('/api/'));
   app.use('/api', siterestExpress(example.site));
   // The media library's files, and the pages oEmbed iframes show.

@@ -1,14 +1,16 @@
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { siterestFastify } from '@siterest/adapter-fastify';
+import { siterestFastify, siterestRedirectsFastify } from '@siterest/adapter-fastify';
 import { announceAddress, banner, createExampleSite, readConfig, readEmbedPage, readUpload, runUntilSignalled, startServer } from '@siterest/examples-shared';
 
-/** A small Fastify app embedding siterest at /api, with demo data. */
+/** A small Fastify app embedding siterest at /api and its redirects at the root, with demo data. */
 startServer(async () => {
   const config = readConfig();
   const example = await createExampleSite(config);
 
   const app = Fastify();
+  // Redirects first: a redirect created through redirection/v1 works at once on every path of the app.
+  await app.register(siterestRedirectsFastify, { site: example.site });
   app.get('/', (_request, reply) => reply.redirect('/api/'));
   await app.register(siterestFastify, { site: example.site, prefix: '/api' });
   // The media library's files, and the pages oEmbed iframes show.

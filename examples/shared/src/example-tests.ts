@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
-import { basicAuth, rawRequest } from '@siterest/core/testing';
+import { basicAuth, header, rawRequest } from '@siterest/core/testing';
 import { startExample, type StartedExample } from './spawn.js';
 import { exampleDatabase } from './test-database.js';
 
@@ -29,6 +29,24 @@ export function exampleServerSuite(name: string, main: string): void {
         body: '{"name":"From the test"}',
       });
       expect(created.status).toBe(201);
+    });
+
+    it('redirects at the root: the demo redirects, and one created through the API at once', async () => {
+      running = await startExample(main, { SITEREST_NOW: '2026-11-21T16:41:37Z' });
+      const root = running.apiUrl.replace(/api\/$/, '');
+      const demo = await rawRequest(`${root}old-page`);
+      expect(demo.status).toBe(301);
+      expect(header(demo, 'location')).toBe('/api/');
+      const created = await rawRequest(`${running.apiUrl}redirection/v1/redirect`, {
+        method: 'POST',
+        headers: { Authorization: basicAuth('admin', running.password!), 'Content-Type': 'application/json' },
+        body: JSON.stringify({ url: '/brand-new', action_type: 'url', match_type: 'url', action_code: 301, group_id: 1, action_data: { url: '/api/' } }),
+      });
+      expect(created.status).toBe(200);
+      const redirected = await rawRequest(`${root}brand-new`);
+      expect(redirected.status).toBe(301);
+      expect(header(redirected, 'x-redirect-by')).toBe('redirection');
+      expect((await rawRequest(`${root}retired-page`)).status).toBe(410);
     });
 
     it('takes the admin password from the environment and starts empty without the seed', async () => {

@@ -68,5 +68,6 @@ export function banner(framework: string, example: ExampleSite): string {
     `siterest demo (${framework}) listening on ${example.apiUrl}`,
     `sign in with HTTP Basic: user "${example.login}", ${credentials}`,
     `try: curl ${example.apiUrl}cal/events/v1/categories`,
+    `redirects: curl -i ${example.apiUrl.replace(/api\/$/, '')}old-page`,
   ].join('\n');
 }

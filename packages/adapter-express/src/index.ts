@@ -55,3 +55,4 @@ export function siterestExpress(site: Site<Request>, options: SiterestExpressOpt
   });
   return router;
 }
+export { siterestRedirects } from './redirects.js';

@@ -47,3 +47,4 @@ export const siterestFastify: FastifyPluginAsync<SiterestFastifyOptions> = async
   if (unmatched === 'rest_no_route') fastify.setNotFoundHandler(handler);
 };
 
+export { siterestRedirectsFastify, type SiterestRedirectsOptions } from './redirects.js';

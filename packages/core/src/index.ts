@@ -48,6 +48,7 @@ export type * from './store/media-records.js';
 export type * from './store/media-repositories.js';
 export type * from './store/queries.js';
 export type * from './store/repositories.js';
+export type * from './store/redirection.js';
 export { StoreError, isStoreError, type StoreErrorKind } from './store/store-error.js';
 export {
   searchTerms,
@@ -81,6 +82,7 @@ export {
   mediaNamespace,
   oembedNamespace,
   popupsNamespace,
+  redirectionNamespace,
   thumbnailsNamespace,
 } from './namespaces/index.js';
 export {
@@ -109,4 +111,12 @@ export { SANCTIONED_PROVIDERS, type OembedProvider } from './namespaces/oembed/p
 export type { OembedOptions, OembedSettings } from './namespaces/oembed/proxy.js';
 export type { EmbeddablePostType } from './namespaces/oembed/embeds.js';
 export { embedPage } from './namespaces/oembed/embed-page.js';
+export {
+  RedirectEngine,
+  REDIRECTION_CHANNEL,
+  type RedirectDecision,
+  type RedirectHooks,
+  type RedirectRequest,
+} from './namespaces/redirection/runtime/engine.js';
+export { redirectRequestOf, sendDecision, watchResponse, defaultErrorPage, type RedirectMiddlewareOptions } from './namespaces/redirection/runtime/node.js';
 export * as calendar from './namespaces/calendar/public.js';

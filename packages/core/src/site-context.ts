@@ -1,5 +1,6 @@
 import type { MediaLibrary } from './media/library.js';
 import type { OembedSettings } from './namespaces/oembed/proxy.js';
+import type { RedirectEngine } from './namespaces/redirection/runtime/engine.js';
 import type { Registry } from './registry/registry.js';
 import type { SiteSettings } from './settings.js';
 import type { SiteStore } from './store/repositories.js';
@@ -35,6 +36,8 @@ export interface SiteContext {
   readonly media: MediaLibrary;
   /** The oEmbed proxy's providers and cache lifetime. */
   readonly oembed: OembedSettings;
+  /** Redirection's front end: the redirect matcher, its settings and the hit and log recorder. */
+  readonly redirects: RedirectEngine;
   /** Whether built-in application passwords are on, and the authorization page advertised for them. */
   readonly applicationPasswords: { enabled: boolean; authorizationUrl: string };
 }

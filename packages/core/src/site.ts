@@ -14,6 +14,7 @@ import { MediaLibrary, type MediaOptions } from './media/library.js';
 import { oembedSettings, type OembedOptions, type OembedSettings } from './namespaces/oembed/proxy.js';
 import type { SiteRequest, SiteResponse } from './http/request.js';
 import { builtInNamespaces } from './namespaces/index.js';
+import { RedirectEngine, type RedirectHooks } from './namespaces/redirection/runtime/engine.js';
 import { builtInRoutes } from './registry/index-routes.js';
 import { Registry } from './registry/registry.js';
 import type { NamespaceDefinition } from './registry/types.js';
@@ -64,6 +65,8 @@ export interface CreateSiteOptions<FrameworkRequest = unknown> {
   media?: Omit<MediaOptions, 'files'>;
   /** Extra trusted oEmbed providers and the proxy's cache lifetime. */
   oembed?: OembedOptions;
+  /** Redirection's hooks into the host app: its signed-in user and its `custom` match predicates. */
+  redirects?: RedirectHooks;
 }
 
 export interface NewUserInput {
@@ -99,6 +102,7 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
   private nonceKey: string | null = null;
   private unsubscribe: (() => void) | null = null;
   private readonly answers: AnswerCache | null;
+  readonly redirects: RedirectEngine;
 
   constructor(options: CreateSiteOptions<FrameworkRequest>) {
     this.store = options.store;
@@ -116,6 +120,8 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
     this.current = resolveSettings(this.configured);
     this.media = new MediaLibrary(this, { ...options.media, files: options.files });
     this.oembed = oembedSettings(options.oembed);
+    this.redirects = new RedirectEngine(this);
+    this.redirects.hooks = options.redirects ?? {};
     const passwords = options.applicationPasswords ?? true;
     this.passwords = {
       enabled: passwords !== false,
@@ -314,6 +320,8 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
   }
 
   async close(): Promise<void> {
+    // Hits and log rows still queued are stored before the store closes.
+    await this.redirects.close();
     this.unsubscribe?.();
     this.unsubscribe = null;
     await this.store.close?.();

@@ -13,6 +13,7 @@ import type {
 } from '@siterest/core';
 import { EventStartIndex } from './calendar/event-index.js';
 import { Journal, JournaledMap, WriteLock } from './journal.js';
+import { RedirectionTables } from './redirection/tables.js';
 
 export interface MemoryStoreOptions {
   /**
@@ -58,6 +59,7 @@ export class MemoryDb {
   // Popups (src/popups/).
   readonly popups = new JournaledMap<number, PopupRecord>();
   readonly popupOpens: Counter = { value: 0 };
+  readonly redirection = new RedirectionTables();
 
   constructor(options: MemoryStoreOptions) {
     this.nextPostId = { value: options.firstIds?.post ?? 1 };

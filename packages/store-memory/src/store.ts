@@ -9,6 +9,7 @@ import { popupRepository } from './popups/popups.js';
 import { Journal } from './journal.js';
 import { applicationPasswordRepository } from './site/application-passwords.js';
 import { optionRepository } from './site/options.js';
+import { redirectionRepositories } from './redirection/index.js';
 import { userRepository } from './site/users.js';
 import { attachmentRepository } from './media/attachments.js';
 import { oembedCacheRepository } from './oembed/cache.js';
@@ -36,6 +37,7 @@ export class MemoryStore implements SiteStore {
   readonly popups: SiteStore['popups'];
   readonly attachments: SiteStore['attachments'];
   readonly oembedCache: SiteStore['oembedCache'];
+  readonly redirection: SiteStore['redirection'];
 
   constructor(options: MemoryStoreOptions = {}, db?: MemoryDb, journal: Journal | null = null) {
     this.db = db ?? new MemoryDb(options);
@@ -53,6 +55,7 @@ export class MemoryStore implements SiteStore {
     this.popups = popupRepository(context);
     this.attachments = attachmentRepository(context);
     this.oembedCache = oembedCacheRepository(context);
+    this.redirection = redirectionRepositories(context);
   }
 
   /** Runs a single write under the lock, rolling back its own partial changes if it throws. */

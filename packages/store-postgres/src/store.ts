@@ -29,6 +29,7 @@ import { contactFormRepository } from './repositories/contact-forms/contact-form
 import { popupRepository } from './repositories/popups/popups.js';
 import { attachmentRepository } from './repositories/media/attachments.js';
 import { oembedCacheRepository } from './repositories/oembed/cache.js';
+import { redirectionRepositories } from './repositories/redirection/index.js';
 import type { SqlClient } from './sql/client.js';
 import { isRetryableConflict, isUniqueViolation } from './sql/errors.js';
 import { sleep } from './sql/limits.js';
@@ -81,6 +82,7 @@ export class PostgresStore implements SiteStore {
   readonly popups: SiteStore['popups'];
   readonly attachments: SiteStore['attachments'];
   readonly oembedCache: SiteStore['oembedCache'];
+  readonly redirection: SiteStore['redirection'];
 
   constructor(
     /** The store's query interface, for tools working on the same data (imports, benchmarks). */
@@ -106,6 +108,8 @@ export class PostgresStore implements SiteStore {
     // Not `tracked`: media writes advance the change version only when a calendar answer shows them.
     this.attachments = attachmentRepository(db, changed);
     this.oembedCache = oembedCacheRepository(db);
+    // Not tracked: Redirection's writes (hits and log rows above all) must not invalidate cached calendar answers.
+    this.redirection = redirectionRepositories(db);
   }
 
   /** The schema the store keeps its tables in. */

@@ -24,6 +24,7 @@ export interface Tables {
   readonly migrations: string;
   /** The sequence behind changeVersion(). */
   readonly changes: string;
+  readonly redirection: { groups: string; items: string; logs: string; notFound: string; settings: string };
 }
 
 /** siterest keeps its tables in a schema of its own, so they never meet an app's `users` or `options`. */
@@ -53,5 +54,6 @@ export function tablesIn(schema: string): Tables {
     oembedCache: `${s}.oembed_cache`,
     migrations: `${s}.siterest_migrations`,
     changes: `${s}.siterest_changes`,
+    redirection: { groups: `${s}.redirection_groups`, items: `${s}.redirection_items`, logs: `${s}.redirection_logs`, notFound: `${s}.redirection_404`, settings: `${s}.redirection_settings` },
   };
 }

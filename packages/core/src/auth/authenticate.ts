@@ -83,7 +83,17 @@ export async function identifyCaller(site: AuthContext, request: SiteRequest, no
   return { principal, headers: [['X-WP-Nonce', site.createNonceFor(subject)]], credentialed: true };
 }
 
-async function principalFromHook(site: SiteContext, result: NonNullable<AuthenticateResult>): Promise<Principal | null> {
+/**
+ * The host app's signed-in user for a front-end page (the redirect middleware's `login` and `role` matches): the
+ * hook's answer as it stands. WordPress's front end trusts its login cookie without a nonce; the nonce guards only
+ * the REST API, whose answers and writes a cross-site page could otherwise trigger.
+ */
+export async function sessionPrincipal(site: Pick<AuthContext, 'store' | 'authenticateHook'>, request: SiteRequest, frameworkRequest: unknown): Promise<Principal | null> {
+  const result = site.authenticateHook ? await site.authenticateHook(request, frameworkRequest) : null;
+  return result ? principalFromHook(site, result) : null;
+}
+
+async function principalFromHook(site: Pick<SiteContext, 'store'>, result: NonNullable<AuthenticateResult>): Promise<Principal | null> {
   if (Object.hasOwn(result, 'roles')) {
     const { credentials: _credentials, session: _session, ...principal } = result as Principal & HookCredentials;
     return principal;

@@ -7,6 +7,7 @@ import { WP_FORMAT } from '../time.js';
 import type { Site } from '../site.js';
 import { DEMO_CATEGORIES, DEMO_EVENTS, DEMO_ORGANIZERS, DEMO_TAGS, DEMO_VENUES, type DemoEvent } from './calendar.js';
 import { DEMO_IMAGES, demoPoster } from './images.js';
+import { DEMO_REDIRECTS } from './redirects.js';
 
 export interface DemoSummary {
   categories: number;
@@ -17,6 +18,7 @@ export interface DemoSummary {
   contactForms: number;
   popups: number;
   images: number;
+  redirects: number;
 }
 
 const NS = '/cal/events/v1';
@@ -59,6 +61,7 @@ export async function seedDemoSite(site: Site, options: { login?: string } = {})
   // Contact Form 7 creates "Contact form 1" from its default template on activation; Popup Maker sites have popups.
   await call('POST', '/contact-forms/v1/contact-forms', { title: 'Contact form 1', context: 'save' });
   await popups(site).create({ title: 'Riverside newsletter', content: 'Hear about new events first: join the Riverside newsletter.', authorId: user.id });
+  const redirects = await seedDemoRedirects(site, principal);
   return {
     categories: DEMO_CATEGORIES.reduce((n, c) => n + 1 + (c.children?.length ?? 0), 0),
     tags: DEMO_TAGS.length,
@@ -68,6 +71,7 @@ export async function seedDemoSite(site: Site, options: { login?: string } = {})
     contactForms: 1,
     popups: 1,
     images: images.length,
+    redirects,
   };
 }
 
@@ -96,13 +100,37 @@ function eventBody(event: DemoEvent, today: DateTime, venues: Map<string, number
   return body;
 }
 
+/** The demo redirects, into Redirection's default group, unless the site has redirects already. */
+async function seedDemoRedirects(site: Site, principal: Principal): Promise<number> {
+  const existing = await send(site, principal, 'GET', '/redirection/v1/redirect?per_page=5', undefined);
+  if (existing.total > 0) return 0;
+  const groups = await send(site, principal, 'GET', '/redirection/v1/group?orderby=id&direction=asc', undefined);
+  const groupId = groups.items[0]?.id;
+  if (!groupId) return 0;
+  for (const redirect of DEMO_REDIRECTS) {
+    await send(site, principal, 'POST', '/redirection/v1/redirect', {
+      url: redirect.url,
+      title: redirect.title,
+      group_id: groupId,
+      match_type: 'url',
+      action_type: redirect.action ?? 'url',
+      action_code: redirect.code,
+      action_data: { url: redirect.target },
+      match_data: { source: { flag_regex: redirect.regex ?? false, flag_case: true, flag_trailing: true, flag_query: redirect.flagQuery ?? 'exact' } },
+    });
+  }
+  return DEMO_REDIRECTS.length;
+}
+
 async function send(site: Site, principal: Principal, method: string, path: string, body: unknown): Promise<any> {
-  const bytes = Buffer.from(JSON.stringify(body));
+  const bytes = Buffer.from(JSON.stringify(body ?? {}));
+  const q = path.indexOf('?');
   const response = await site.handle({
     method,
-    path,
-    headers: { 'content-type': 'application/json', 'content-length': String(bytes.length) },
-    body: { kind: 'raw', contentType: 'application/json', bytes },
+    path: q === -1 ? path : path.slice(0, q),
+    query: q === -1 ? '' : path.slice(q + 1),
+    headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(bytes.length) },
+    body: body === undefined ? undefined : { kind: 'raw', contentType: 'application/json', bytes },
     principal,
   });
   if (response.status >= 300) throw new Error(`demo seed: ${method} ${path} answered ${response.status}: ${response.body}`);

@@ -5,6 +5,7 @@ import { popupsNamespace } from './popups/index.js';
 import { mediaNamespace } from './media/index.js';
 import { thumbnailsNamespace } from './thumbnails/index.js';
 import { oembedNamespace } from './oembed/index.js';
+import { redirectionNamespace } from './redirection/index.js';
 
 /**
  * Every namespace siterest ships, in the order the root index lists them: WordPress's own oEmbed first, then the
@@ -12,7 +13,15 @@ import { oembedNamespace } from './oembed/index.js';
  * the-events-calendar), then the core `wp/v2` routes siterest serves.
  */
 export function builtInNamespaces(): NamespaceDefinition[] {
-  return [oembedNamespace(), contactFormsNamespace(), popupsNamespace(), thumbnailsNamespace(), calendarNamespace(), mediaNamespace()];
+  return [
+    oembedNamespace(),
+    contactFormsNamespace(),
+    popupsNamespace(),
+    redirectionNamespace(),
+    thumbnailsNamespace(),
+    calendarNamespace(),
+    mediaNamespace(),
+  ];
 }
 
-export { calendarNamespace, contactFormsNamespace, mediaNamespace, oembedNamespace, popupsNamespace, thumbnailsNamespace };
+export { calendarNamespace, contactFormsNamespace, mediaNamespace, oembedNamespace, popupsNamespace, redirectionNamespace, thumbnailsNamespace };

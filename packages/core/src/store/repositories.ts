@@ -17,6 +17,7 @@ import type { EventQuery, LinkedPostQuery, TermQuery } from './queries.js';
 import type { ContactFormRepository } from './contact-forms.js';
 import type { PopupRepository } from './popups.js';
 import type { AttachmentRepository, CacheRepository } from './media-repositories.js';
+import type { RedirectionRepositories } from './redirection.js';
 
 export interface OptionRepository {
   all(): Promise<Record<string, unknown>>;
@@ -109,6 +110,8 @@ export interface SiteStore {
   readonly popups: PopupRepository;
   readonly attachments: AttachmentRepository;
   readonly oembedCache: CacheRepository;
+  /** Redirection's redirects, groups, logs and settings; writes there leave the change version alone. */
+  readonly redirection: RedirectionRepositories;
   /** Runs `work` atomically: all of its writes happen, or none. */
   transaction<T>(work: (store: SiteStore) => Promise<T>): Promise<T>;
   /**

@@ -4,3 +4,4 @@ export { rawRequest, comparable, header, headerNames, basicAuth, type RawRespons
 export { newEvent, newOrganizer, newVenue, taxonomies } from './fixtures.js';
 export { newContactForm, newPopup, newSubmission } from './store-contract-forms.js';
 export { mediaStoreContract, newAttachment } from './media-contract.js';
+export { redirectionStoreContract, newRedirect, newLogRow } from './redirection-contract.js';

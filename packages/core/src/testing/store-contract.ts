@@ -5,6 +5,7 @@ import type { SiteStore } from '../store/repositories.js';
 import { newEvent, newOrganizer, newVenue, taxonomies } from './fixtures.js';
 import { contactFormsAndPopupsContract } from './store-contract-forms.js';
 import { mediaStoreContract } from './media-contract.js';
+import { redirectionStoreContract } from './redirection-contract.js';
 
 export interface StoreFactory {
   /** A fresh, empty store for one test. */
@@ -518,6 +519,8 @@ export function storeContractSuite(name: string, factory: StoreFactory): void {
         expect(await store.changeVersion()).toBe(before);
       });
     });
+
+    redirectionStoreContract(() => store);
 
     describe('transactions', () => {
       it('commits every write together', async () => {
