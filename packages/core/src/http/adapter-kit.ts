@@ -24,7 +24,7 @@ export interface NodeRequestParts {
 }
 
 /** What the kit needs of a site: its body limit, and which requests' bodies a route reads itself. */
-export interface BodyPolicy {
+interface BodyPolicy {
   readonly bodyLimit: number;
   /** Whether the route of this request streams its body (path below the mount point, with the query). */
   streamsBody?(method: string, url: string, contentType: string): boolean;
