@@ -3,7 +3,12 @@ import type { AttachmentMetadata, AttachmentQuery, NewAttachment } from '../stor
 import type { SiteStore } from '../store/repositories.js';
 import { newEvent, newVenue } from './fixtures.js';
 
-/** A complete attachment record for store tests. */
+let attachmentSerial = 0;
+
+/**
+ * A complete attachment record for store tests. Each gets its own slug: attachments are past the draft stage,
+ * where a slug is unique within its type (PostgreSQL's index enforces this as WordPress's wp_unique_post_slug does).
+ */
 export function newAttachment(overrides: Partial<NewAttachment> = {}): NewAttachment {
   return {
     type: 'attachment',
@@ -12,7 +17,7 @@ export function newAttachment(overrides: Partial<NewAttachment> = {}): NewAttach
     title: 'photo',
     content: '',
     excerpt: '',
-    slug: 'photo',
+    slug: `photo-${++attachmentSerial}`,
     password: '',
     parentId: 0,
     menuOrder: 0,
