@@ -279,7 +279,8 @@ export async function handleRequest(ctx: PipelineContext, input: SiteRequest, bo
   try {
     if (bodyError) throw bodyError;
     // JSONP answers are readable cross-site, so they never carry a signed-in user's data.
-    if (input.principal) caller = { principal: input.principal, headers: [], credentialed: true };
+    // Own property only: an in-process caller sets it; nothing inherited may stand in for it.
+    if (Object.hasOwn(input, 'principal') && input.principal) caller = { principal: input.principal, headers: [], credentialed: true };
     else if (jsonp === undefined) {
       try {
         caller = await identifyCaller(ctx, input, nonceOf(body, query, input), input.frameworkRequest);

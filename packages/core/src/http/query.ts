@@ -5,7 +5,7 @@ import qs from 'qs';
  * a repeated plain key keeps its last value.
  */
 export function parseFormString(input: string): Record<string, unknown> {
-  if (!input) return {};
+  if (!input) return Object.create(null) as Record<string, unknown>;
   return qs.parse(input, {
     depth: 5,
     arrayLimit: 1000,

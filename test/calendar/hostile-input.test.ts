@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { storeVariants } from '../support/stores.js';
+import { NS, useCalendar } from './harness.js';
+
+const valid = { title: 'Valid', start_date: '2027-01-10 10:00:00', end_date: '2027-01-10 12:00:00' };
+
+const variants = storeVariants().flatMap((store) => [
+  { label: `${store.label}, Express`, store, adapter: 'express' as const },
+  { label: `${store.label}, Fastify`, store, adapter: 'fastify' as const },
+]);
+
+/** Whether anything was written onto Object.prototype (the server runs in this process). */
+function prototypeKeys(): string[] {
+  return Object.getOwnPropertyNames(Object.prototype).filter((key) => !BUILT_IN_PROTOTYPE_KEYS.has(key));
+}
+const BUILT_IN_PROTOTYPE_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
+const OBJECT_STATICS = { entries: Object.entries, keys: Object.keys, assign: Object.assign };
+
+/** Request input built to break the server: odd keys, huge strings, hostile markup. Each item of the answer is WordPress's. */
+describe.each(variants)('hostile request input ($label)', { timeout: 120_000 }, ({ store, adapter }) => {
+  const cal = useCalendar({ store, adapter });
+
+  it('_fields naming __proto__ or constructor filters like any unknown field and touches no prototype', async () => {
+    const attacks = [
+      '__proto__.principal,__proto__.caps,__proto__.edit_cal_events,__proto__.publish_cal_events,__proto__.unfiltered_html',
+      '__proto__.principal',
+      'constructor.entries',
+      'constructor.prototype.x',
+      'constructor.keys,constructor.assign.x',
+      '__proto__',
+      'id,__proto__.x',
+    ];
+    const seen: unknown[] = [];
+    for (const fields of attacks) {
+      for (const path of ['/', `${NS}/events`, `${NS}/categories`, `${NS}/venues`]) {
+        const answer = await cal.get(`${path}?_fields=${encodeURIComponent(fields)}`);
+        seen.push([path, fields, answer.status, typeof answer.body]);
+      }
+    }
+    expect(seen).toEqual(seen.map((row) => [(row as string[])[0], (row as string[])[1], 200, 'object']));
+    expect(prototypeKeys()).toEqual([]);
+    expect({ entries: Object.entries, keys: Object.keys, assign: Object.assign }).toEqual(OBJECT_STATICS);
+    // Nothing was granted: anonymous still may not create, and lists still answer.
+    const create = await cal.call('anonymous', 'POST', `${NS}/events`, { ...valid, description: '<script>x</script>' });
+    expect([create.status, create.body.code]).toEqual([401, 'rest_forbidden']);
+    expect((await cal.get(`${NS}/events`)).status).toBe(200);
+    const fields = await cal.get(`${NS}/categories?_fields=total,__proto__.x,constructor`);
+    expect(fields.body).toEqual({ total: expect.any(Number) });
+  });
+
+  it('keys named __proto__ or constructor in the query string or the body change nothing', async () => {
+    const body = JSON.parse(`{"title": "Proto", "start_date": "2027-01-10 10:00:00", "end_date": "2027-01-10 12:00:00",
+      "__proto__": {"status": "publish", "principal": {"id": 1, "roles": ["administrator"]}},
+      "venue": {"venue": "Proto venue", "__proto__": {"status": "publish"}, "constructor": {"prototype": {"x": 1}}}}`);
+    const created = await cal.call('contributor', 'POST', `${NS}/events?__proto__[principal][roles][]=administrator&constructor[prototype][x]=1`, body);
+    expect(created.status).toBe(201);
+    expect(created.body.status).toBe('draft');
+    expect(prototypeKeys()).toEqual([]);
+    const list = await cal.get(`${NS}/events?__proto__[status]=draft&constructor=1`);
+    expect(list.status).toBe(200);
+    expect(list.body.events.map((e: { title: string }) => e.title)).not.toContain('Proto');
+  });
+});
