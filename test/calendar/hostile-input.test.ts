@@ -60,4 +60,32 @@ describe.each(variants)('hostile request input ($label)', { timeout: 120_000 }, 
     expect(list.status).toBe(200);
     expect(list.body.events.map((e: { title: string }) => e.title)).not.toContain('Proto');
   });
+
+  it('filters markup as kses does for authors without unfiltered_html: entity-hidden schemes, venue and organizer texts', async () => {
+    const link = '<a href="&#106;avascript:alert(1)">one</a> <a href="jav&#x09;ascript:alert(2)">two</a> <a href="java&Tab;script&colon;alert(3)">three</a> <a href="https://example.org/ok">ok</a>';
+    const hostile = '<script>alert(4)</script><img src=x onerror=alert(5)>';
+    const event = await cal.call('author', 'POST', `${NS}/events`, {
+      ...valid,
+      title: `Title ${link}`,
+      description: `<p>${link}</p>`,
+      venue: { venue: `Hall ${hostile}${link}`, address: `Street ${hostile}`, city: `City ${link}`, phone: hostile, website: 'javascript://example.org/%0Aalert(7)' },
+      organizer: [{ organizer: `Org ${hostile}`, email: `<a href="&#x6A;avascript:alert(8)">x</a>@example.org`, phone: hostile }],
+    });
+    expect([event.status, event.body.data?.params]).toEqual([201, undefined]);
+    const read = await cal.get(`${NS}/events/${event.body.id}`, 'administrator');
+    const texts = [read.body.title, read.body.description, read.body.website, JSON.stringify(read.body.venue), JSON.stringify(read.body.organizer)];
+    for (const text of texts) {
+      expect(text).not.toMatch(/javascript|<script|onerror|&#106;|&#x6A;/i);
+    }
+    expect(read.body.description).toContain('href="https://example.org/ok"');
+    expect(read.body.venue.venue).toContain('Hall');
+    expect(read.body.venue.address).toContain('Street');
+    // Direct venue writes are filtered the same way.
+    const venue = await cal.call('author', 'POST', `${NS}/venues`, { venue: `Direct ${hostile}`, address: link, website: 'javascript://example.org/%0Aalert(9)' });
+    expect(venue.status).toBe(201);
+    expect(JSON.stringify(venue.body)).not.toMatch(/javascript|<script|onerror/i);
+    // An administrator has unfiltered_html: the markup is kept as sent, as in WordPress.
+    const trusted = await cal.call('administrator', 'POST', `${NS}/venues`, { venue: 'Trusted <em>hall</em>' });
+    expect(trusted.body.venue).toBe('Trusted <em>hall</em>');
+  });
 });

@@ -1,10 +1,24 @@
 import sanitizeHtml from 'sanitize-html';
+import { ALLOWED_PROTOCOLS, ksesBadProtocol, URI_ATTRIBUTES } from './kses-protocols.js';
 
 /*
  * WordPress's text filters, as they shape what is stored and shown. They are WordPress-specific rules (what a
  * slug looks like, which tags a term description keeps), so they are reproduced here; HTML parsing and
  * filtering itself is done by sanitize-html.
  */
+
+/**
+ * Every URL attribute goes through kses's protocol check. sanitize-html checks schemes too, but on the text as
+ * written (entities are kept as they are), so `&#106;avascript:` would pass it; kses decodes first.
+ */
+const checkProtocols: sanitizeHtml.Transformer = (tagName, attribs) => {
+  const checked: sanitizeHtml.Attributes = {};
+  for (const [name, value] of Object.entries(attribs)) {
+    if (Object.hasOwn(checked, name)) continue;
+    checked[name] = URI_ATTRIBUTES.has(name.toLowerCase()) ? ksesBadProtocol(value) : value;
+  }
+  return { tagName, attribs: checked };
+};
 
 /** WordPress `$allowedtags`: the inline tags kept in term descriptions and other short texts. */
 const ALLOWED_TAGS: sanitizeHtml.IOptions = {
@@ -17,7 +31,8 @@ const ALLOWED_TAGS: sanitizeHtml.IOptions = {
     del: ['datetime'],
     q: ['cite'],
   },
-  allowedSchemes: ['http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp', 'feed', 'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn'],
+  allowedSchemes: [...ALLOWED_PROTOCOLS],
+  transformTags: { '*': checkProtocols },
   disallowedTagsMode: 'discard',
   parser: { decodeEntities: false },
 };
