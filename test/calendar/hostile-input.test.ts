@@ -88,4 +88,24 @@ describe.each(variants)('hostile request input ($label)', { timeout: 120_000 }, 
     const trusted = await cal.call('administrator', 'POST', `${NS}/venues`, { venue: 'Trusted <em>hall</em>' });
     expect(trusted.body.venue).toBe('Trusted <em>hall</em>');
   });
+
+  it('transforms huge hostile texts in linear time: slugs, names, term lookups', async () => {
+    const huge = ['<'.repeat(200_000), '&'.repeat(200_000), '&a'.repeat(100_000), '%'.repeat(200_000), '<a'.repeat(100_000), '😀'.repeat(50_000)];
+    const timings: Array<[string, number, number]> = [];
+    const timed = async (label: string, run: () => Promise<{ status: number }>) => {
+      const started = performance.now();
+      const answer = await run();
+      timings.push([label, answer.status, performance.now() - started]);
+      return answer;
+    };
+    for (const [i, text] of huge.entries()) {
+      await timed(`list categories ${i}`, () => cal.call('anonymous', 'GET', `${NS}/events`, { categories: text, tags: text, search: text.slice(0, 1000) }));
+      await timed(`create ${i}`, () => cal.call('editor', 'POST', `${NS}/events`, { ...valid, title: text, slug: text, categories: [text], tags: text }));
+      await timed(`term ${i}`, () => cal.call('editor', 'POST', `${NS}/categories`, { name: `x${text}`, slug: text, description: text }));
+      await timed(`venue ${i}`, () => cal.call('author', 'POST', `${NS}/venues`, { venue: `v${text}`, address: text }));
+    }
+    expect(timings.filter(([, status]) => status >= 500)).toEqual([]);
+    // Each of these held the server for seconds when a transform was quadratic; linear ones take milliseconds.
+    expect(timings.filter(([, , ms]) => ms > 2000)).toEqual([]);
+  });
 });
