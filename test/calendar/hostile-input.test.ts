@@ -108,4 +108,21 @@ describe.each(variants)('hostile request input ($label)', { timeout: 120_000 }, 
     // Each of these held the server for seconds when a transform was quadratic; linear ones take milliseconds.
     expect(timings.filter(([, , ms]) => ms > 2000)).toEqual([]);
   });
+
+  it('parses long costs in linear time and refuses costs past 10,000 characters', async () => {
+    const numbers = (count: number) => Array.from({ length: count }, (_, i) => `$${i}.50`).join(', ');
+    const started = performance.now();
+    const long = await cal.call('editor', 'POST', `${NS}/events`, { ...valid, cost: numbers(1000).slice(0, 10_000) });
+    expect(long.status).toBe(201);
+    expect(long.body.cost_details.values.length).toBeGreaterThan(900);
+    const read = await cal.get(`${NS}/events/${long.body.id}`);
+    expect(read.body.cost).toMatch(/^\$0\.50 – \$\d+\.50$/);
+    const tooLong = [numbers(15_000), Array.from({ length: 120_000 }, (_, i) => String(i)), '1,'.repeat(60_000)];
+    const answers = [];
+    for (const cost of tooLong) answers.push(await cal.call('editor', 'POST', `${NS}/events`, { ...valid, cost }));
+    expect(answers.map((a) => [a.status, a.body.code, Object.keys(a.body.data?.params ?? {})])).toEqual(
+      tooLong.map(() => [400, 'rest_invalid_param', ['cost']]),
+    );
+    expect(performance.now() - started).toBeLessThan(4000);
+  });
 });
