@@ -125,4 +125,42 @@ describe.each(variants)('hostile request input ($label)', { timeout: 120_000 }, 
     );
     expect(performance.now() - started).toBeLessThan(4000);
   });
+
+  it('refuses another author without edit_others_* and the private status without publish_*, as WordPress', async () => {
+    const admin = cal.users.administrator.id;
+    const seen: unknown[] = [];
+    for (const role of ['contributor', 'author'] as const) {
+      const own = await cal.call(role, 'POST', `${NS}/events`, { ...valid, author: cal.users[role].id });
+      expect(own.status).toBe(201);
+      const ownVenue = await cal.call(role, 'POST', `${NS}/venues`, { venue: `${role} venue` });
+      expect(ownVenue.status).toBe(201);
+      const attempts: Array<[string, string, Record<string, unknown>]> = [
+        ['POST', `${NS}/events`, { ...valid, author: admin }],
+        ['POST', `${NS}/events/${own.body.id}`, { author: admin }],
+        ['POST', `${NS}/venues`, { venue: 'Handed over', author: admin }],
+        ['POST', `${NS}/venues/${ownVenue.body.id}`, { author: admin }],
+        ['POST', `${NS}/organizers`, { organizer: 'Handed over', author: String(admin) }],
+      ];
+      for (const [method, path, body] of attempts) {
+        const answer = await cal.call(role, method, path, body);
+        seen.push([role, path, 'author', answer.status, answer.body.code]);
+      }
+      if (role === 'contributor') {
+        for (const [path, body] of [[`${NS}/events`, { ...valid, status: 'private' }], [`${NS}/events/${own.body.id}`, { status: 'private' }], [`${NS}/venues`, { venue: 'Private', status: 'private' }]] as const) {
+          const answer = await cal.call(role, 'POST', path, body);
+          seen.push([role, path, 'private', answer.status, answer.body.code]);
+        }
+      }
+      const kept = await cal.get(`${NS}/events/${own.body.id}`, 'administrator');
+      expect([Number(kept.body.author), kept.body.status]).toEqual([cal.users[role].id, role === 'author' ? 'publish' : 'draft']);
+    }
+    const expected = seen.map((row) => {
+      const [role, path, what] = row as [string, string, string];
+      return what === 'author' ? [role, path, what, 403, 'rest_cannot_edit_others'] : [role, path, what, 403, 'rest_cannot_publish'];
+    });
+    expect(seen).toEqual(expected);
+    // An editor may do both.
+    const editor = await cal.call('editor', 'POST', `${NS}/events`, { ...valid, author: admin, status: 'private' });
+    expect([editor.status, Number(editor.body.author), editor.body.status]).toEqual([201, admin, 'private']);
+  });
 });
