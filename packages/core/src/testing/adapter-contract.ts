@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { builtInNamespaces } from '../namespaces/index.js';
+import { ApiResponse } from '../http/api-response.js';
+import { defineNamespace, defineRoute, READABLE } from '../registry/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localFileStorage } from '../media/file-storage.js';
 import { createSite, type Site } from '../site.js';
@@ -495,6 +497,44 @@ export function adapterContractSuite(name: string, harness: AdapterHarness): voi
         expect(signedIn.status).toBe(403); // signed in (not 401), but a subscriber may not create tags
         expect(header(signedIn, 'x-wp-nonce')).toMatch(/^[0-9a-f]{10}$/);
         expect(header(signedIn, 'access-control-allow-credentials')).toBe('true');
+      });
+    });
+
+    describe('answers that fail after the handler', () => {
+      let server: RunningServer;
+      // Routes whose answers break only after the pipeline's handler ran: in serializing, rendering, or in a
+      // header no HTTP server may send.
+      const faults = defineNamespace({
+        namespace: 'faults/v1',
+        routes: [
+          defineRoute('/bigint', [{ methods: READABLE, handler: () => ({ n: 1n }) }]),
+          defineRoute('/header', [{ methods: READABLE, handler: () => new ApiResponse({ ok: true }, 200, [['X-Broken', 'a\r\nSet-Cookie: x=1']]) }]),
+          defineRoute('/render', [{ methods: READABLE, handler: () => ({ ok: true }), render: () => { throw new Error('/srv/app/secret.ts:1 render failed'); } }]),
+        ],
+      });
+
+      beforeAll(async () => {
+        const site = createSite({
+          store: await harness.createStore(),
+          settings: { name: 'Faults', url: 'http://127.0.0.1:8080' },
+          logger: silentLogger,
+          namespaces: [faults],
+        });
+        server = await harness.serve(site);
+      });
+
+      afterAll(async () => {
+        await server?.close();
+      });
+
+      it('answers the JSON error envelope, never the framework\'s error page or raw message', async () => {
+        for (const path of ['/faults/v1/bigint', '/faults/v1/header', '/faults/v1/render']) {
+          const answer = await rawRequest(`${server.url}${path}`);
+          expect([path, answer.status, header(answer, 'content-type')]).toEqual([path, 500, 'application/json; charset=UTF-8']);
+          expect(json(answer)).toEqual({ code: 'internal_server_error', message: 'There has been a critical error on this website.', data: { status: 500 } });
+          expect(header(answer, 'x-broken')).toBeUndefined();
+          expect(header(answer, 'set-cookie')).toBeUndefined();
+        }
       });
     });
   });
