@@ -6,9 +6,10 @@ import { ApiError } from './api-error.js';
  */
 export const coreErrors = {
   noRoute: () => new ApiError('rest_no_route', 'No route was found matching the URL and request method.', 404),
-  invalidJson: (message: string) =>
+  /** PHP's json_last_error() code and message: 4 syntax, 5 UTF-8, 1 depth, 10 lone surrogate. */
+  invalidJson: (message: string, code = 4) =>
     new ApiError('rest_invalid_json', 'Invalid JSON body passed.', 400, {
-      json_error_code: 4,
+      json_error_code: code,
       json_error_message: message,
     }),
   missingParams: (params: string[]) =>

@@ -13,6 +13,7 @@ import { FORM_TYPE, JSON_TYPE } from './body.js';
 import { coreErrors } from './errors.js';
 import { fatalErrorResponse } from './fatal.js';
 import { filterFields } from './fields.js';
+import { jsonDecodeError } from './json-body.js';
 import { baseHeaders, corsAllows, corsHeaders, NO_CACHE_HEADERS, type CorsOption } from './headers.js';
 import { encodeJson } from './json.js';
 import { isPlainObject } from './php.js';
@@ -75,7 +76,10 @@ function readBodyParams(input: SiteRequest, method: string): BodyParams {
   }
   if (body.kind === 'stream') return out;
   if (body.kind === 'parsed') {
-    if (out.jsonContentType && isPlainObject(body.value)) out.json = body.value;
+    if (out.jsonContentType && isPlainObject(body.value)) {
+      out.jsonError = jsonDecodeError(body.value);
+      if (!out.jsonError) out.json = body.value;
+    }
     else if (FORM_TYPE.test(contentType) && acceptsForm && isPlainObject(body.value)) out.form = body.value;
     return out;
   }
@@ -84,7 +88,10 @@ function readBodyParams(input: SiteRequest, method: string): BodyParams {
     if (text.trim() !== '') {
       try {
         const value: unknown = JSON.parse(text);
-        out.json = isPlainObject(value) ? value : Array.isArray(value) ? Object.fromEntries(value.map((v, i) => [String(i), v])) : {};
+        out.jsonError = jsonDecodeError(value);
+        if (!out.jsonError) {
+          out.json = isPlainObject(value) ? value : Array.isArray(value) ? Object.fromEntries(value.map((v, i) => [String(i), v])) : {};
+        }
       } catch {
         out.jsonError = coreErrors.invalidJson(text.includes('\uFFFD') ? 'Malformed UTF-8 characters, possibly incorrectly encoded' : 'Syntax error');
       }

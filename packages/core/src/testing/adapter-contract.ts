@@ -222,6 +222,14 @@ export function adapterContractSuite(name: string, harness: AdapterHarness): voi
       expect(json(noRoute).code).toBe('rest_no_route');
     });
 
+    it('refuses lone surrogates and JSON nested past 512 levels with rest_invalid_json, whoever parsed the body', async () => {
+      const deep = `{"name":"Deep","x":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+      for (const [body, code] of [[deep, 1], ['{"name":"a\\ud800"}', 10]] as const) {
+        const answer = await post('/cal/events/v1/tags', body);
+        expect([answer.status, json(answer).code, json(answer).data.json_error_code]).toEqual([400, 'rest_invalid_json', code]);
+      }
+    });
+
     it('answers unknown routes and methods with rest_no_route', async () => {
       const unknown = await rawRequest(api('/cal/events/v1/nope'));
       expect(unknown.status).toBe(404);
