@@ -218,4 +218,30 @@ describe.each(variants)('hostile request input ($label)', { timeout: 120_000 }, 
     expect(hostile.body.rest_url).toContain('&search=%22%3E%3Cscript%3Ealert%281%29%3C%2Fscript%3E%26status%3Ddraft+x&');
     expect(hostile.body.rest_url).not.toMatch(/[<>"]/);
   });
+
+  it('refuses out-of-range timestamps in updates too, and never stores an invalid date', async () => {
+    const event = (await cal.call('administrator', 'POST', `${NS}/events`, valid)).body;
+    const venue = (await cal.call('administrator', 'POST', `${NS}/venues`, { venue: 'Dated' })).body;
+    const outside = ['99999-01-01', '+99999 years', '@99999999999999', '253402300800', 'next monday + 99999999 days', '9999-99-99'];
+    const seen = [];
+    for (const date of outside) {
+      for (const [path, body] of [
+        [`${NS}/events/${event.id}`, { start_date: date }],
+        [`${NS}/events/${event.id}`, { end_date: date }],
+        [`${NS}/events/${event.id}`, { date }],
+        [`${NS}/events/${event.id}`, { date_utc: date }],
+        [`${NS}/venues/${venue.id}`, { date }],
+        [`${NS}/venues/${venue.id}`, { date_utc: date }],
+      ] as const) {
+        const answer = await cal.call('administrator', 'POST', path, body);
+        seen.push([date, path, Object.keys(body)[0], answer.status, answer.body.code]);
+      }
+    }
+    expect(seen).toEqual(seen.map(([date, path, key]) => [date, path, key, 400, 'rest_invalid_param']));
+    const reads = [await cal.get(`${NS}/events/${event.id}`, 'administrator'), await cal.get(`${NS}/venues/${venue.id}`, 'administrator'), await cal.get(`${NS}/events`, 'administrator')];
+    for (const read of reads) {
+      expect(read.status).toBe(200);
+      expect(read.raw).not.toMatch(/Invalid ?Date|NaN/);
+    }
+  });
 });
