@@ -70,3 +70,5 @@ function send(res: Response, response: SiteResponse): void {
   res.end(response.body);
 }
 export { siterestRedirects } from './redirects.js';
+/** Answers requests Node's parser refuses (headers over 16 KB, …) with WordPress's envelope: `answerClientErrors(app.listen(…))`. */
+export { answerClientErrors } from '@siterest/core';

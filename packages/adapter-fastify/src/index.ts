@@ -63,3 +63,5 @@ function send(reply: FastifyReply, response: SiteResponse): FastifyReply {
 }
 
 export { siterestRedirectsFastify, type SiterestRedirectsOptions } from './redirects.js';
+/** Answers requests Node's parser refuses (headers over 16 KB, …) with WordPress's envelope: `Fastify({ clientErrorHandler: handleClientError })`. */
+export { handleClientError } from '@siterest/core';

@@ -42,6 +42,11 @@ export const coreErrors = {
       'The site cannot reach its data store right now. Please try again in a moment.',
       503,
     ),
+  // Requests Node's HTTP parser refuses before any route sees them (WordPress's web server answers these itself).
+  headersTooLarge: () =>
+    new ApiError('rest_request_headers_too_large', 'The request headers are larger than the server accepts.', 431),
+  requestTimeout: () => new ApiError('rest_request_timeout', 'The request took too long to arrive.', 408),
+  badRequest: () => new ApiError('rest_bad_request', 'The request could not be read.', 400),
   /** What WordPress's fatal error handler answers; details go to the host app's logger, never on the wire. */
   internal: () => new ApiError('internal_server_error', 'There has been a critical error on this website.', 500),
   // Cookie authentication (WordPress rest_cookie_check_errors).

@@ -230,6 +230,16 @@ export function adapterContractSuite(name: string, harness: AdapterHarness): voi
       }
     });
 
+    it('answers headers over 16 KB with a 431 in the JSON envelope (the app server set up as documented)', async () => {
+      const answer = await rawRequest(api('/'), { headers: { 'X-Padding': 'x'.repeat(20_000) } });
+      expect([answer.status, header(answer, 'content-type')]).toEqual([431, 'application/json; charset=UTF-8']);
+      expect(json(answer)).toEqual({
+        code: 'rest_request_headers_too_large',
+        message: 'The request headers are larger than the server accepts.',
+        data: { status: 431 },
+      });
+    });
+
     it('answers unknown routes and methods with rest_no_route', async () => {
       const unknown = await rawRequest(api('/cal/events/v1/nope'));
       expect(unknown.status).toBe(404);
