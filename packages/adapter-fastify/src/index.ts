@@ -1,5 +1,5 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { groupHeaders, toSiteRequest, type Site } from '@siterest/core';
+import { fatalErrorResponse, groupHeaders, toSiteRequest, type Site, type SiteResponse } from '@siterest/core';
 
 export interface SiterestFastifyOptions {
   /** The site; its authenticate hook gets Fastify's `request` (`createSite<FastifyRequest>({ … })`). */
@@ -32,19 +32,36 @@ export const siterestFastify: FastifyPluginAsync<SiterestFastifyOptions> = async
       { raw: request.raw, method: request.method, url, basePath: prefix, frameworkRequest: request },
       site,
     );
-    const response = await site.handle(siteRequest, bodyError);
-    // Set on the Node response so names keep WordPress's casing; Fastify's own hooks still run. A HEAD answer's
-    // Content-Length (GET's) goes through Fastify, which would otherwise count the empty body.
-    for (const [name, value] of Object.entries(groupHeaders(response))) {
-      if (name === 'Content-Length') reply.header(name, value);
-      else reply.raw.setHeader(name, value);
-    }
-    return reply.code(response.status).send(response.body);
+    return send(reply, await site.handle(siteRequest, bodyError));
   };
+  // Anything thrown in this plugin's context (the handler, hooks, a parser) is answered with WordPress's JSON
+  // envelope, never Fastify's own error answer with the raw message.
+  fastify.setErrorHandler((error, _request, reply) => {
+    site.logger.error('unhandled error in the Fastify adapter', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    if (reply.raw.headersSent) {
+      reply.raw.destroy();
+      return;
+    }
+    for (const name of reply.raw.getHeaderNames()) reply.raw.removeHeader(name);
+    reply.removeHeader('content-length');
+    return send(reply, fatalErrorResponse());
+  });
   fastify.all('/', handler);
   fastify.all('/*', handler);
   // Paths Fastify's router could not place (an app route such as /api/app/x can hide the wildcard from /api/app/…).
   if (unmatched === 'rest_no_route') fastify.setNotFoundHandler(handler);
 };
 
+function send(reply: FastifyReply, response: SiteResponse): FastifyReply {
+  // Set on the Node response so names keep WordPress's casing; Fastify's own hooks still run. A HEAD answer's
+  // Content-Length (GET's) goes through Fastify, which would otherwise count the empty body.
+  for (const [name, value] of Object.entries(groupHeaders(response))) {
+    if (name === 'Content-Length') reply.header(name, value);
+    else reply.raw.setHeader(name, value);
+  }
+  return reply.code(response.status).send(response.body);
+}
+
 export { siterestRedirectsFastify, type SiterestRedirectsOptions } from './redirects.js';
+/** Answers requests Node's parser refuses (headers over 16 KB, …) with WordPress's envelope: `Fastify({ clientErrorHandler: handleClientError })`. */
+export { handleClientError } from '@siterest/core';

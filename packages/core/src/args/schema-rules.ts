@@ -92,6 +92,11 @@ function hasUniqueItems(items: unknown[]): boolean {
   return true;
 }
 
+/** The schema of a named property, by own key only (a property named `constructor` has no schema). */
+function ownSchema(properties: Record<string, ArgSchema> | undefined, property: string): ArgSchema | undefined {
+  return properties && Object.hasOwn(properties, property) ? properties[property] : undefined;
+}
+
 function matchingPatternSchema(property: string, schema: ArgSchema): ArgSchema | undefined {
   for (const [pattern, child] of Object.entries(schema.patternProperties ?? {})) {
     if (new RegExp(pattern, 'u').test(property)) return child;
@@ -270,10 +275,10 @@ function validateType(value: unknown, schema: ArgSchema, type: ArgType | undefin
             .filter(([, child]) => child.required === true)
             .map(([name]) => name);
       for (const name of required) {
-        if (!(name in object)) return ApiError.detail('rest_property_required', `${name} is a required property of ${param}.`);
+        if (!Object.hasOwn(object, name)) return ApiError.detail('rest_property_required', `${name} is a required property of ${param}.`);
       }
       for (const [property, child] of Object.entries(object)) {
-        const propertySchema = schema.properties?.[property] ?? matchingPatternSchema(property, schema);
+        const propertySchema = ownSchema(schema.properties, property) ?? matchingPatternSchema(property, schema);
         if (propertySchema) {
           const error = validateValue(child, propertySchema, `${param}[${property}]`);
           if (error) return error;
@@ -329,9 +334,10 @@ export function sanitizeValue(value: unknown, schemaIn: ArgSchema, param: string
       return items;
     }
     case 'object': {
-      const object = { ...toObject(value) };
+      // A null-prototype copy: a property the caller named `__proto__` stays an ordinary key.
+      const object = Object.assign(Object.create(null) as Record<string, unknown>, toObject(value));
       for (const [property, child] of Object.entries(object)) {
-        const propertySchema = schema.properties?.[property] ?? matchingPatternSchema(property, schema);
+        const propertySchema = ownSchema(schema.properties, property) ?? matchingPatternSchema(property, schema);
         if (propertySchema) {
           object[property] = sanitizeValue(child, propertySchema, `${param}[${property}]`);
         } else if (schema.additionalProperties === false) {

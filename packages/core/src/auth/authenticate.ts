@@ -75,10 +75,10 @@ export async function identifyCaller(site: AuthContext, request: SiteRequest, no
   }
   const result = site.authenticateHook ? await site.authenticateHook(request, frameworkRequest) : null;
   const principal = result ? await principalFromHook(site, result) : null;
-  if (result && principal && result.credentials === 'header') return { principal, headers: [], credentialed: true };
+  if (result && principal && Object.hasOwn(result, 'credentials') && result.credentials === 'header') return { principal, headers: [], credentialed: true };
 
   if (nonce === undefined) return { principal: null, headers: [], credentialed: principal === null };
-  const subject: NonceSubject = { userId: principal?.id ?? 0, session: result?.session };
+  const subject: NonceSubject = { userId: principal?.id ?? 0, session: result && Object.hasOwn(result, 'session') ? result.session : undefined };
   if (site.verifyNonceFor(nonce, subject) === false) throw coreErrors.cookieInvalidNonce();
   return { principal, headers: [['X-WP-Nonce', site.createNonceFor(subject)]], credentialed: true };
 }

@@ -19,11 +19,22 @@ export interface OwnedObject {
   trashedFrom?: string | null;
 }
 
+/**
+ * A per-user grant or denial of `cap`, read as an own key only: a capability map is data, and a key inherited
+ * through a prototype (a polluted `Object.prototype.edit_posts`) must never grant anything.
+ */
+export function capOverride(principal: Principal, cap: string): boolean | undefined {
+  const caps = principal.caps;
+  if (caps === null || typeof caps !== 'object' || !Object.hasOwn(caps, cap)) return undefined;
+  const override: unknown = caps[cap];
+  return typeof override === 'boolean' ? override : undefined;
+}
+
 export function hasCap(principal: Principal | null | undefined, cap: string): boolean {
   if (!principal) return false;
-  const override = principal.caps?.[cap];
+  const override = capOverride(principal, cap);
   if (override !== undefined) return override;
-  return principal.roles.some((role) => capsOfRole(role).has(cap));
+  return Array.isArray(principal.roles) && principal.roles.some((role) => capsOfRole(role).has(cap));
 }
 
 /** WordPress map_meta_cap for edit_post / delete_post / read_post / publish_post on a post-like object. */

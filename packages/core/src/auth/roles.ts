@@ -149,7 +149,8 @@ const roleCapsCache = new Map<string, ReadonlySet<string>>();
 export function capsOfRole(role: string): ReadonlySet<string> {
   const cached = roleCapsCache.get(role);
   if (cached) return cached;
-  const base = BASE[role as RoleName];
+  // Own keys only: a role named `constructor` or `__proto__` is no role.
+  const base = Object.hasOwn(BASE, role) ? BASE[role as RoleName] : undefined;
   const caps = new Set<string>(base ?? []);
   if (base) {
     for (const typeCaps of registeredPostTypeCaps) {

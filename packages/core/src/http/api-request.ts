@@ -87,7 +87,10 @@ export class ApiRequest {
   /** The effective value of a param (null and undefined count as absent, as PHP's isset). */
   get<T = unknown>(name: string): T | undefined {
     for (const source of this.order) {
-      const value = this.sources[source][name];
+      const params = this.sources[source];
+      // Own keys only: a param named `constructor` or `__proto__` is one the caller did or did not send.
+      if (!Object.hasOwn(params, name)) continue;
+      const value = params[name];
       if (value !== undefined && value !== null) return value as T;
     }
     return undefined;
@@ -99,12 +102,12 @@ export class ApiRequest {
 
   /** Whether the client sent the param (defaults do not count). */
   provided(name: string): boolean {
-    return this.order.some((source) => source !== 'defaults' && this.sources[source][name] != null);
+    return this.order.some((source) => source !== 'defaults' && Object.hasOwn(this.sources[source], name) && this.sources[source][name] != null);
   }
 
   /** Which source the effective value comes from. */
   sourceOf(name: string): ParamSource | undefined {
-    return this.order.find((source) => this.sources[source][name] != null);
+    return this.order.find((source) => Object.hasOwn(this.sources[source], name) && this.sources[source][name] != null);
   }
 
   /** WordPress set_param: replaces the value wherever the param is set, else adds it to the first source. */
@@ -121,7 +124,7 @@ export class ApiRequest {
 
   /** All params merged by precedence. */
   all(): Record<string, unknown> {
-    const merged: Record<string, unknown> = {};
+    const merged = Object.create(null) as Record<string, unknown>;
     for (const source of [...this.order].reverse()) {
       for (const [key, value] of Object.entries(this.sources[source])) {
         if (value !== undefined && value !== null) merged[key] = value;

@@ -1,26 +1,33 @@
 import { parseList } from './php.js';
 
-type FieldTree = { [key: string]: FieldTree | true };
+/**
+ * The requested fields as a tree. A Map, not an object: field names are the caller's (`__proto__`,
+ * `constructor.prototype.x`), so they must never become property names walked through a prototype chain.
+ */
+type FieldTree = Map<string, FieldTree | true>;
 
 /** WordPress rest_filter_response_fields: keep only the listed (dotted) fields, parents winning over children. */
 export function filterFields(data: unknown, fieldsParam: unknown): unknown {
   const fields = parseList(fieldsParam).map((f) => String(f).trim()).filter(Boolean);
   if (!fields.length) return data;
-  const tree: FieldTree = {};
+  const tree: FieldTree = new Map();
   for (const field of fields) {
     const parts = field.split('.');
-    let node: FieldTree = tree;
-    let skipped = false;
-    while (parts.length > 1) {
-      const next = parts.shift()!;
-      if (node[next] === true) {
-        skipped = true;
+    const leaf = parts.pop()!;
+    let node: FieldTree | null = tree;
+    for (const part of parts) {
+      const next: FieldTree | true | undefined = node.get(part);
+      if (next === true) {
+        node = null;
         break;
       }
-      node[next] = (node[next] as FieldTree | undefined) ?? {};
-      node = node[next] as FieldTree;
+      if (next === undefined) {
+        const child: FieldTree = new Map();
+        node.set(part, child);
+        node = child;
+      } else node = next;
     }
-    if (!skipped) node[parts.shift()!] = true;
+    if (node) node.set(leaf, true);
   }
   if (Array.isArray(data)) return data.map((item) => intersect(item, tree));
   return intersect(data, tree);
@@ -32,11 +39,12 @@ function intersect(value: unknown, tree: FieldTree): unknown {
     ? value.map((v, i) => [String(i), v])
     : Object.entries(value as Record<string, unknown>);
   const kept = entries
-    .filter(([key]) => key in tree)
+    .filter(([key]) => tree.has(key))
     .map(([key, v]): [string, unknown] => {
-      const sub = tree[key];
-      return [key, sub !== true && v !== null && typeof v === 'object' ? intersect(v, sub!) : v];
+      const sub = tree.get(key)!;
+      return [key, sub !== true && v !== null && typeof v === 'object' ? intersect(v, sub) : v];
     });
+  // Object.fromEntries defines own properties, so even a field named `__proto__` stays a plain key.
   if (Array.isArray(value)) return kept.every(([k], i) => k === String(i)) ? kept.map(([, v]) => v) : Object.fromEntries(kept);
   return Object.fromEntries(kept);
 }

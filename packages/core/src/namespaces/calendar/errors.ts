@@ -2,6 +2,11 @@ import { ApiError } from '../../http/api-error.js';
 
 /** The Events Calendar's REST error codes and messages, one place for the namespace. */
 export const calendarErrors = {
+  // WordPress's posts controller (check_assign_author, handle_status_param), which TEC's routes skip.
+  cannotEditOthers: (mode: 'create' | 'update', status: 401 | 403) =>
+    new ApiError('rest_cannot_edit_others', `Sorry, you are not allowed to ${mode} posts as this user.`, status),
+  cannotCreatePrivate: (status: 401 | 403) =>
+    new ApiError('rest_cannot_publish', 'Sorry, you are not allowed to create private posts in this post type.', status),
   eventNotFound: (id: number | string) => new ApiError('rest-event-not-found', `Event with ID ${id} does not exist.`, 404),
   invalidEventId: () => new ApiError('rest-invalid-event-id', 'The specified ID is not a valid event.', 400),
   eventNoLongerAvailable: () => new ApiError('event-no-longer-available', 'This event is no longer available', 403),
@@ -46,6 +51,8 @@ export const calendarErrors = {
     new ApiError('rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.', 400),
   parentTermInvalid: () => new ApiError('rest_term_invalid', 'Parent term does not exist.', 400),
   emptyTermName: () => new ApiError('empty_term_name', 'A name is required for this term.', 400),
+  /** WordPress fails the insert (its column holds 200 characters) with this code and a 500; here it is the client's 400. */
+  termNameTooLong: () => new ApiError('db_insert_error', 'Could not insert term into the database.', 400),
   duplicateTermSlug: (slug: string) =>
     new ApiError('duplicate_term_slug', `The slug &#8220;${slug}&#8221; is already in use by another term.`, 400),
   termParentLoop: () => new ApiError('rest_term_invalid_parent', 'A term cannot be its own ancestor.', 400),

@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import type { ArgSpec } from '../../args/spec.js';
-import { hasCap } from '../../auth/principal.js';
+import { capOverride, hasCap } from '../../auth/principal.js';
 import type { ApiRequest } from '../../http/api-request.js';
 import { coreErrors } from '../../http/errors.js';
 import { intval, isPlainObject } from '../../http/php.js';
@@ -19,7 +19,7 @@ function redirectionCan(request: ApiRequest, ...caps: string[]): boolean {
   const principal = request.principal;
   if (!principal) return false;
   return caps.some((cap) => {
-    const override = principal.caps?.[cap];
+    const override = capOverride(principal, cap);
     return override !== undefined ? override : hasCap(principal, 'manage_options');
   });
 }

@@ -464,7 +464,7 @@ export class RedirectEngine {
     const referrer = header(request.headers, 'referer');
     let requestData: Record<string, unknown> | null = null;
     if (settings.log_header) {
-      const headers: Record<string, string> = {};
+      const headers = Object.create(null) as Record<string, string>;
       for (const [name, value] of Object.entries(request.headers)) {
         if (name === 'cookie' || name === 'host' || value === undefined) continue;
         const key = name.replace(/(^|-)([a-z])/g, (_, dash: string, ch: string) => dash + ch.toUpperCase());
