@@ -6,3 +6,4 @@ export { newContactForm, newPopup, newSubmission } from './store-contract-forms.
 export { mediaStoreContract, newAttachment } from './media-contract.js';
 export { redirectionStoreContract, newRedirect, newLogRow } from './redirection-contract.js';
 export { contentStoreContract, newContent } from './content-contract.js';
+export { contentRoutesContract, type ContentRoutesHarness } from './content-routes-contract.js';

@@ -110,7 +110,7 @@ export function content(site: Site): ContentAdmin {
     const taxonomy = options.taxonomy ?? ARTICLE_CATEGORY_TAXONOMY;
     const clean = text(name, 'name', 200).trim();
     if (!clean) throw new RangeError('A category needs a name.');
-    const [found] = await store().terms.findByName(taxonomy, clean, options.parentId ?? 0);
+    const [found] = await store().terms.findByName(taxonomy, clean, options.parentId);
     if (found) return found;
     const slug = sanitizeTitle(clean) || 'category';
     const bySlug = await store().terms.findBySlug(taxonomy, slug);

@@ -7,7 +7,6 @@ export const MANAGE_SEO = 'wpseo_manage_options';
 /** Options the namespace keeps in the store. */
 export const CONFIGURATION_OPTION = 'seo_configuration';
 export const SETTINGS_OPTION = 'seo_settings';
-export const CHECK_OPTION = 'seo_onpage';
 
 /** Records one reindex call counts links in (Yoast's query limit). */
 export const REINDEX_BATCH = 100;
