@@ -1,5 +1,8 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSite, manualClock, silentLogger, type Site, type SiteStore } from '@siterest/core';
+import { createSite, localFileStorage, manualClock, silentLogger, type Site, type SiteStore } from '@siterest/core';
 import { seedDemoSite } from '@siterest/core/demo';
 import { basicAuth, rawRequest, type RunningServer } from '@siterest/core/testing';
 import { DEMO_NEWS, DEMO_POSTS, DEMO_VIDEOS, type DemoArticle } from '../../packages/core/src/demo/content.js';
@@ -27,7 +30,13 @@ for (const variant of storeVariants()) {
 
     beforeAll(async () => {
       store = await variant.create();
-      site = createSite({ store, clock: manualClock('2026-11-21T16:41:37Z'), logger: silentLogger, settings: { url: 'http://127.0.0.1:8080' } });
+      site = createSite({
+        store,
+        clock: manualClock('2026-11-21T16:41:37Z'),
+        logger: silentLogger,
+        settings: { url: 'http://127.0.0.1:8080' },
+        files: localFileStorage({ directory: mkdtempSync(join(tmpdir(), 'siterest-demo-content-')), baseUrl: 'http://127.0.0.1:8080/uploads' }),
+      });
       await site.createUser({ login: 'admin', roles: ['administrator'] });
       admin = basicAuth('admin', (await site.createApplicationPassword('admin', 'demo')).password);
       await seedDemoSite(site);

@@ -92,7 +92,7 @@ export function contentRoutesContract(name: string, harness: ContentRoutesHarnes
         news.push(
           await library.createArticle({
             title: `News ${day}`,
-            content: `<p>Item ${day} with <a href="/other/">a link</a> and <a href="https://elsewhere.example/">another</a>.</p>`,
+            content: `<p>Item ${day} with <a href="/other/">a link</a> and <a href="https://elsewhere.example/">another</a>.</p><p>More.</p>`,
             date: `2026-11-${String(day).padStart(2, '0')} 09:00:00`,
             authorId: users.editor,
             categories: day % 3 === 0 ? [music] : day % 2 === 0 ? [culture] : [community],
@@ -177,7 +177,7 @@ export function contentRoutesContract(name: string, harness: ContentRoutesHarnes
           slug: 'news-12',
           date: '2026-11-12T09:00:00',
           link: 'http://127.0.0.1:8080/news/news-12/',
-          excerpt: 'Item 12 with a link and another.',
+          excerpt: 'Item 12 with a link and another. More.',
           image: null,
           categories: [{ id: music, name: 'Music', slug: 'music' }],
         });
@@ -227,7 +227,7 @@ export function contentRoutesContract(name: string, harness: ContentRoutesHarnes
         const one = await get(`/rest/v1/articles/${news[0]!.id}`);
         expect(one.status).toBe(200);
         expect(Object.keys(one.body)).toEqual([...SUMMARY_KEYS, 'type', 'modified', 'author', 'content']);
-        expect(one.body).toMatchObject({ id: news[0]!.id, type: 'news', author: 'The editor', content: '<p>Item 12 with <a href="/other/">a link</a> and <a href="https://elsewhere.example/">another</a>.</p>' });
+        expect(one.body).toMatchObject({ id: news[0]!.id, type: 'news', author: 'The editor', content: '<p>Item 12 with <a href="/other/">a link</a> and <a href="https://elsewhere.example/">another</a>.</p>\n<p>More.</p>' });
         for (const id of [...hidden.map((r) => r.id), videos[0]!.id, events.concert, 987654321]) {
           for (const role of ['anonymous', 'administrator'] as const) {
             const missing = await get(`/rest/v1/articles/${id}`, role);

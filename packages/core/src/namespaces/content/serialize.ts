@@ -31,11 +31,14 @@ export function contentLink(post: PostRecord, settings: SiteSettings, base: stri
   return base ? `${home}/${base}/${post.slug}/` : `${home}/${post.slug}/`;
 }
 
+/** The end of a block (or a line break): where stripping tags must leave a space so words do not run together. */
+const BLOCK_END = /<\/(?:p|div|li|h[1-6]|blockquote|figcaption|td|th)\s*>|<br\s*\/?>/gi;
+
 /** The explicit excerpt, else the first 55 words of the content, as plain text; none for a protected post. */
 function excerptOf(post: PostRecord): string {
   if (post.password !== '') return '';
-  if (post.excerpt.trim() !== '') return trimWords(post.excerpt, 55, '');
-  return trimWords(post.content, 55, '…');
+  if (post.excerpt.trim() !== '') return trimWords(post.excerpt.replace(BLOCK_END, '$& '), 55, '');
+  return trimWords(post.content.replace(BLOCK_END, '$& '), 55, '…');
 }
 
 /** The featured image: full size, with the thumbnail's URL when that size exists; null when there is none. */
