@@ -279,6 +279,29 @@ export function contentRoutesContract(name: string, harness: ContentRoutesHarnes
         expect((await get('/rest/v1/events?post_type=video')).status).toBe(400);
       });
 
+      it('answers hostile input with 4xx or an empty list, never a 500', async () => {
+        for (const path of [
+          '/rest/v1/articles?category=%00',
+          '/rest/v1/articles?category=__proto__',
+          '/rest/v1/articles?category=constructor',
+          `/rest/v1/articles?category=${'a'.repeat(5000)}`,
+          '/rest/v1/articles?category=99999999999999999999',
+          '/rest/v1/articles?page=99999999999999999999',
+          '/rest/v1/articles/99999999999999999999',
+          '/rest/v1/articles/00000000000000000001',
+          '/rest/v1/videos?offset=99999999999999999999&length=100',
+          '/rest/v1/events?category=%F0%9F%8E%B7&posts_per_page=-1',
+          '/rest/v1/events?post_type[]=news',
+        ]) {
+          const answer = await get(path);
+          expect(answer.status, path).toBeLessThan(500);
+          if (answer.status === 200) expect(Array.isArray(answer.body) || typeof answer.body.id === 'number', path).toBe(true);
+          else expect(typeof answer.body.code, path).toBe('string');
+        }
+        // Leading zeros name the same id, as PHP's (int) cast reads them.
+        expect((await get(`/rest/v1/articles/000${news[0]!.id}`)).body.id).toBe(news[0]!.id);
+      });
+
       it('answers HEAD with the headers of GET and no body', async () => {
         const head = await call('HEAD', '/rest/v1/articles');
         expect(head.status).toBe(200);

@@ -1,4 +1,5 @@
 import { siteZone } from '../../settings.js';
+import { isStoreError } from '../../store/store-error.js';
 import type { Site } from '../../site.js';
 import type { ContentPatch, ContentRecord, NewContent } from '../../store/content.js';
 import type { StatusFilter } from '../../store/queries.js';
@@ -17,7 +18,7 @@ export interface SeoMetaInput {
   noindex?: boolean;
 }
 
-export type ContentStatus = 'publish' | 'draft' | 'pending' | 'private' | 'future' | 'trash';
+type ContentStatus = 'publish' | 'draft' | 'pending' | 'private' | 'future' | 'trash';
 
 export interface NewArticleInput {
   title: string;
@@ -158,7 +159,16 @@ export function content(site: Site): ContentAdmin {
       linkCount: null,
       ...seoFields(input.seo),
     };
-    return store().content.create(record);
+    // Another instance may publish the same slug between the check and the insert: the database's unique index
+    // refuses the second one, which then takes the next free slug.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await store().content.create(record);
+      } catch (error) {
+        if (attempt >= 3 || !isStoreError(error, 'conflict') || DRAFTS.has(status)) throw error;
+        record.slug = await uniqueSlug(type, input.slug ?? title, status);
+      }
+    }
   };
 
   const update = async (id: number, patch: ContentUpdate) => {

@@ -25,7 +25,7 @@ export interface Serializer {
 const restDate = (date: string) => date.replace(' ', 'T');
 
 /** The permalink with pretty permalinks (`/news/slug/`, posts at `/slug/`), else WordPress's query form. */
-export function contentLink(post: PostRecord, settings: SiteSettings, base: string | null): string {
+function contentLink(post: PostRecord, settings: SiteSettings, base: string | null): string {
   const home = settings.home;
   if (!settings.permalink_structure || !post.slug) return post.type === POST_TYPE ? `${home}/?p=${post.id}` : `${home}/?${post.type}=${post.slug || post.id}`;
   return base ? `${home}/${base}/${post.slug}/` : `${home}/${post.slug}/`;

@@ -11,7 +11,7 @@ export interface SeoSettings {
   indexabilityCheck: boolean;
 }
 
-export const DEFAULT_SEO_SETTINGS: Readonly<SeoSettings> = Object.freeze({ blogPublic: true, robotsTxt: DEFAULT_ROBOTS_TXT, indexabilityCheck: true });
+const DEFAULT_SEO_SETTINGS: Readonly<SeoSettings> = Object.freeze({ blogPublic: true, robotsTxt: DEFAULT_ROBOTS_TXT, indexabilityCheck: true });
 
 /** The stored settings over the defaults; anything stored of the wrong type is ignored. */
 export async function readSeoSettings(store: SiteStore): Promise<SeoSettings> {
