@@ -31,6 +31,23 @@ for (const variant of storeVariants()) {
       }
     });
 
+    it('links with plain permalinks when the site has none, and shows an explicit excerpt whole', async () => {
+      const store = await variant.create();
+      const site = createSite({ store, clock: manualClock('2026-11-21T16:41:37Z'), logger: silentLogger, settings: { url: 'http://site.example', permalink_structure: '' } });
+      try {
+        const long = Array.from({ length: 80 }, (_, i) => `word${i}`).join(' ');
+        const news = await content(site).createArticle({ title: 'Plain', excerpt: `<p>${long}</p>`, content: `<p>${long}</p>` });
+        const post = await content(site).createArticle({ title: 'Plain post', type: 'post', content: `<p>${long}</p>` });
+        const list = async (query: string) => JSON.parse((await site.handle({ method: 'GET', path: '/rest/v1/articles', query, headers: {} })).body);
+        expect((await list(''))[0]).toMatchObject({ id: news.id, link: 'http://site.example/?news=plain', excerpt: long });
+        const [summary] = await list('post_type=post');
+        expect(summary).toMatchObject({ id: post.id, link: `http://site.example/?p=${post.id}` });
+        expect(summary.excerpt).toBe(`${long.split(' ').slice(0, 55).join(' ')}…`);
+      } finally {
+        await variant.destroy(store);
+      }
+    });
+
     it('refuses bad input with errors instead of storing it', async () => {
       const { site, done } = await open();
       try {

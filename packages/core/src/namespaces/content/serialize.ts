@@ -27,7 +27,8 @@ const restDate = (date: string) => date.replace(' ', 'T');
 /** The permalink with pretty permalinks (`/news/slug/`, posts at `/slug/`), else WordPress's query form. */
 function contentLink(post: PostRecord, settings: SiteSettings, base: string | null): string {
   const home = settings.home;
-  if (!settings.permalink_structure || !post.slug) return post.type === POST_TYPE ? `${home}/?p=${post.id}` : `${home}/?${post.type}=${post.slug || post.id}`;
+  if (!post.slug) return post.type === POST_TYPE ? `${home}/?p=${post.id}` : `${home}/?post_type=${post.type}&p=${post.id}`;
+  if (!settings.permalink_structure) return post.type === POST_TYPE ? `${home}/?p=${post.id}` : `${home}/?${post.type}=${post.slug}`;
   return base ? `${home}/${base}/${post.slug}/` : `${home}/${post.slug}/`;
 }
 
@@ -37,7 +38,8 @@ const BLOCK_END = /<\/(?:p|div|li|h[1-6]|blockquote|figcaption|td|th)\s*>|<br\s*
 /** The explicit excerpt, else the first 55 words of the content, as plain text; none for a protected post. */
 function excerptOf(post: PostRecord): string {
   if (post.password !== '') return '';
-  if (post.excerpt.trim() !== '') return trimWords(post.excerpt.replace(BLOCK_END, '$& '), 55, '');
+  // An explicit excerpt is shown whole, as WordPress shows it; only the generated one is cut.
+  if (post.excerpt.trim() !== '') return trimWords(post.excerpt.replace(BLOCK_END, '$& '), Number.MAX_SAFE_INTEGER, '');
   return trimWords(post.content.replace(BLOCK_END, '$& '), 55, '…');
 }
 
