@@ -302,6 +302,19 @@ export function contentRoutesContract(name: string, harness: ContentRoutesHarnes
         expect((await get(`/rest/v1/articles/000${news[0]!.id}`)).body.id).toBe(news[0]!.id);
       });
 
+      it('lets other sites embed published articles and videos (oEmbed), by permalink or id', async () => {
+        const embed = (url: string) => get(`/oembed/1.0/embed?url=${encodeURIComponent(url)}`);
+        const byLink = await embed(`http://127.0.0.1:8080/news/${news[0]!.slug}/`);
+        expect(byLink.status).toBe(200);
+        expect(byLink.body).toMatchObject({ type: 'rich', title: 'News 12', provider_name: 'Content Site' });
+        expect(byLink.body.html).toContain(`http://127.0.0.1:8080/news/${news[0]!.slug}/embed/`);
+        expect((await embed(`http://127.0.0.1:8080/video/${videos[0]!.slug}/`)).body.title).toBe('Video 3');
+        expect((await embed(`http://127.0.0.1:8080/?post_type=recipe&p=${recipe.id}`)).body.title).toBe('Apple pie');
+        for (const url of [`http://127.0.0.1:8080/news/${hidden[0]!.slug || 'hidden-draft'}/`, `http://127.0.0.1:8080/?post_type=news&p=${hidden[0]!.id}`, `http://127.0.0.1:8080/news/${news[0]!.slug}/extra/`]) {
+          expect((await embed(url)).status, url).toBe(404);
+        }
+      });
+
       it('answers HEAD with the headers of GET and no body', async () => {
         const head = await call('HEAD', '/rest/v1/articles');
         expect(head.status).toBe(200);

@@ -1,6 +1,7 @@
 import { defineNamespace, defineRoute, READABLE, type NamespaceDefinition } from '../../registry/types.js';
 import { EVENT_TYPE } from '../calendar/constants.js';
-import { CONTENT_NAMESPACE, DEFAULT_ARTICLE_TYPES, DEFAULT_MAX_ITEMS, NEWS_TYPE, POST_TYPE_KEY } from './constants.js';
+import { CONTENT_NAMESPACE, DEFAULT_ARTICLE_TYPES, DEFAULT_MAX_ITEMS, NEWS_TYPE, POST_TYPE_KEY, VIDEO_TYPE } from './constants.js';
+import { contentEmbeddables } from './embed.js';
 import { article, articles, events, idArgs, listArgs, videoArgs, videos, type ContentSettings } from './routes.js';
 
 export interface ContentOptions {
@@ -29,6 +30,7 @@ export function contentNamespace(options: ContentOptions = {}): NamespaceDefinit
   const settings = settingsOf(options);
   return defineNamespace({
     namespace: CONTENT_NAMESPACE,
+    embeddables: contentEmbeddables([...settings.articleTypes, VIDEO_TYPE]),
     routes: [
       defineRoute('/articles', [{ methods: READABLE, args: listArgs(10, NEWS_TYPE, settings.articleTypes), handler: articles(settings) }]),
       defineRoute('/articles/(?P<id>\\d+)', [{ methods: READABLE, args: idArgs, handler: article(settings) }]),

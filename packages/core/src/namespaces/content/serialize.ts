@@ -25,7 +25,7 @@ export interface Serializer {
 const restDate = (date: string) => date.replace(' ', 'T');
 
 /** The permalink with pretty permalinks (`/news/slug/`, posts at `/slug/`), else WordPress's query form. */
-function contentLink(post: PostRecord, settings: SiteSettings, base: string | null): string {
+export function contentLink(post: PostRecord, settings: SiteSettings, base: string | null): string {
   const home = settings.home;
   if (!post.slug) return post.type === POST_TYPE ? `${home}/?p=${post.id}` : `${home}/?post_type=${post.type}&p=${post.id}`;
   if (!settings.permalink_structure) return post.type === POST_TYPE ? `${home}/?p=${post.id}` : `${home}/?${post.type}=${post.slug}`;
