@@ -406,7 +406,18 @@ export function contentRoutesContract(name: string, harness: ContentRoutesHarnes
         expect(await seo(site).rankCounts(users.author)).toEqual({ bad: 0, ok: 0, good: 3, na: 1, noindex: 0 });
       });
 
+      it('leaves the store\u2019s change version (what cached calendar answers key on) alone on every read and on reindexing', async () => {
+        const before = await store.changeVersion?.();
+        for (const path of ['/seo/v1/statistics', '/seo/v1/checker', '/seo/v1/configurator', '/rest/v1/articles', '/rest/v1/events', '/rest/v1/videos']) {
+          expect((await get(path, 'administrator')).status, path).toBe(200);
+        }
+        await content(site).createArticle({ title: 'Quiet write', content: '<a href="/x/">x</a>' });
+        expect((await get('/seo/v1/reindex_posts', 'administrator')).status).toBe(200);
+        expect(await store.changeVersion?.()).toBe(before);
+      });
+
       it('counts internal links of published records in batches and answers the number processed', async () => {
+        await content(site).createArticle({ title: 'Fresh links', content: '<a href="/y/">y</a>' });
         const first = await get('/seo/v1/reindex_posts', 'author');
         expect(first.status).toBe(200);
         expect(first.raw.body).toMatch(/^\d+$/);
