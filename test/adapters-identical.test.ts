@@ -33,6 +33,17 @@ const steps: Step[] = [
   { path: '/cal/events/v1/categories/1?_method=DELETE', auth: true },
   { path: '/', headers: { Cookie: 'sid=admin-session', 'X-WP-Nonce': '0123456789' } },
   { path: '/', headers: { Cookie: 'sid=admin-session', Origin: 'https://evil.example' } },
+  { path: '/rest/v1' },
+  { path: '/rest/v1/articles?posts_per_page=-1&category=music' },
+  { path: '/rest/v1/articles?posts_per_page=abc' },
+  { path: '/rest/v1/articles/999' },
+  { path: '/rest/v1/videos?offset=0&length=2', method: 'HEAD' },
+  { path: '/rest/v1/events' },
+  { path: '/seo/v1/statistics', auth: true },
+  { path: '/seo/v1/statistics' },
+  { path: '/seo/v1/configurator', method: 'POST', auth: true, headers: json, body: '{"siteType":"blog","environment_type":"nope"}' },
+  { path: '/seo/v1/reindex_posts', auth: true },
+  { path: '/seo/v1/checker', auth: true },
 ];
 
 describe('Express and Fastify answer alike', () => {

@@ -46,6 +46,7 @@ export {
 export * from './store/records.js';
 export type * from './store/contact-forms.js';
 export type * from './store/popups.js';
+export type * from './store/content.js';
 export type * from './store/media-records.js';
 export type * from './store/media-repositories.js';
 export type * from './store/queries.js';
@@ -81,12 +82,29 @@ export {
   builtInNamespaces,
   calendarNamespace,
   contactFormsNamespace,
+  contentNamespace,
   mediaNamespace,
   oembedNamespace,
   popupsNamespace,
   redirectionNamespace,
+  seoNamespace,
   thumbnailsNamespace,
 } from './namespaces/index.js';
+export {
+  content,
+  CONTENT_NAMESPACE,
+  NEWS_TYPE,
+  VIDEO_TYPE,
+  ARTICLE_CATEGORY_TAXONOMY,
+  VIDEO_CATEGORY_TAXONOMY,
+  type ContentAdmin,
+  type ContentOptions,
+  type ContentUpdate,
+  type NewArticleInput,
+  type NewVideoInput,
+  type SeoMetaInput,
+} from './namespaces/content/index.js';
+export { seo, SEO_NAMESPACE, type SeoAdmin, type SeoSettings } from './namespaces/seo/index.js';
 export {
   contactForms,
   memoryFileStorage,

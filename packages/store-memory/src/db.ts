@@ -1,6 +1,7 @@
 import type {
   ApplicationPasswordRecord,
   ContactFormRecord,
+  ContentRecord,
   OutboxRecord,
   PopupRecord,
   SubmissionRecord,
@@ -59,6 +60,8 @@ export class MemoryDb {
   // Popups (src/popups/).
   readonly popups = new JournaledMap<number, PopupRecord>();
   readonly popupOpens: Counter = { value: 0 };
+  // Articles and videos (src/content/).
+  readonly content = new JournaledMap<number, ContentRecord>();
   readonly redirection = new RedirectionTables();
 
   constructor(options: MemoryStoreOptions) {

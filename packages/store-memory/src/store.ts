@@ -6,6 +6,7 @@ import { termRepository } from './calendar/terms.js';
 import { contactFormRepository } from './contact-forms/contact-forms.js';
 import { MemoryDb, type MemoryContext, type MemoryStoreOptions, type WriteOptions } from './db.js';
 import { popupRepository } from './popups/popups.js';
+import { contentRepository } from './content/content.js';
 import { Journal } from './journal.js';
 import { applicationPasswordRepository } from './site/application-passwords.js';
 import { optionRepository } from './site/options.js';
@@ -35,6 +36,7 @@ export class MemoryStore implements SiteStore {
   readonly terms: SiteStore['terms'];
   readonly contactForms: SiteStore['contactForms'];
   readonly popups: SiteStore['popups'];
+  readonly content: SiteStore['content'];
   readonly attachments: SiteStore['attachments'];
   readonly oembedCache: SiteStore['oembedCache'];
   readonly redirection: SiteStore['redirection'];
@@ -53,6 +55,7 @@ export class MemoryStore implements SiteStore {
     this.terms = termRepository(context);
     this.contactForms = contactFormRepository(context);
     this.popups = popupRepository(context);
+    this.content = contentRepository(context);
     this.attachments = attachmentRepository(context);
     this.oembedCache = oembedCacheRepository(context);
     this.redirection = redirectionRepositories(context);

@@ -27,6 +27,7 @@ import { termRepository } from './repositories/calendar/terms.js';
 import { userRepository } from './repositories/site/users.js';
 import { contactFormRepository } from './repositories/contact-forms/contact-forms.js';
 import { popupRepository } from './repositories/popups/popups.js';
+import { contentRepository } from './repositories/content/content.js';
 import { attachmentRepository } from './repositories/media/attachments.js';
 import { oembedCacheRepository } from './repositories/oembed/cache.js';
 import { redirectionRepositories } from './repositories/redirection/index.js';
@@ -80,6 +81,7 @@ export class PostgresStore implements SiteStore {
   readonly terms: TermRepository;
   readonly contactForms: SiteStore['contactForms'];
   readonly popups: SiteStore['popups'];
+  readonly content: SiteStore['content'];
   readonly attachments: SiteStore['attachments'];
   readonly oembedCache: SiteStore['oembedCache'];
   readonly redirection: SiteStore['redirection'];
@@ -105,6 +107,8 @@ export class PostgresStore implements SiteStore {
     // Not tracked: form, submission and popup writes never change an answer the list cache holds.
     this.contactForms = contactFormRepository(db);
     this.popups = popupRepository(db);
+    // Not tracked: no cached answer shows content.
+    this.content = contentRepository(db);
     // Not `tracked`: media writes advance the change version only when a calendar answer shows them.
     this.attachments = attachmentRepository(db, changed);
     this.oembedCache = oembedCacheRepository(db);

@@ -19,6 +19,7 @@ export interface Tables {
   readonly contactFormSecrets: string;
   readonly popups: string;
   readonly popupTotals: string;
+  readonly content: string;
   readonly attachments: string;
   readonly oembedCache: string;
   readonly migrations: string;
@@ -50,6 +51,7 @@ export function tablesIn(schema: string): Tables {
     contactFormSecrets: `${s}.contact_form_secrets`,
     popups: `${s}.popups`,
     popupTotals: `${s}.popup_totals`,
+    content: `${s}.content`,
     attachments: `${s}.attachments`,
     oembedCache: `${s}.oembed_cache`,
     migrations: `${s}.siterest_migrations`,

@@ -3,11 +3,14 @@ import { principalOf } from '../auth/authenticate.js';
 import type { Principal } from '../auth/principal.js';
 import { siteZone } from '../settings.js';
 import { popups } from '../namespaces/popups/index.js';
+import { content } from '../namespaces/content/admin.js';
+import { POST_TYPE } from '../namespaces/content/constants.js';
 import { WP_FORMAT } from '../time.js';
 import type { Site } from '../site.js';
 import { DEMO_CATEGORIES, DEMO_EVENTS, DEMO_ORGANIZERS, DEMO_TAGS, DEMO_VENUES, type DemoEvent } from './calendar.js';
 import { DEMO_IMAGES, demoPoster } from './images.js';
 import { DEMO_REDIRECTS } from './redirects.js';
+import { DEMO_ARTICLE_CATEGORIES, DEMO_NEWS, DEMO_POSTS, DEMO_VIDEO_CATEGORIES, DEMO_VIDEOS, type DemoArticle } from './content.js';
 
 export interface DemoSummary {
   categories: number;
@@ -19,6 +22,8 @@ export interface DemoSummary {
   popups: number;
   images: number;
   redirects: number;
+  articles: number;
+  videos: number;
 }
 
 const NS = '/cal/events/v1';
@@ -62,6 +67,7 @@ export async function seedDemoSite(site: Site, options: { login?: string } = {})
   await call('POST', '/contact-forms/v1/contact-forms', { title: 'Contact form 1', context: 'save' });
   await popups(site).create({ title: 'Riverside newsletter', content: 'Hear about new events first: join the Riverside newsletter.', authorId: user.id });
   const redirects = await seedDemoRedirects(site, principal);
+  const { articles, videos } = await seedDemoContent(site, user.id, images, today);
   return {
     categories: DEMO_CATEGORIES.reduce((n, c) => n + 1 + (c.children?.length ?? 0), 0),
     tags: DEMO_TAGS.length,
@@ -72,7 +78,34 @@ export async function seedDemoSite(site: Site, options: { login?: string } = {})
     popups: 1,
     images: images.length,
     redirects,
+    articles,
+    videos,
   };
+}
+
+/** News, blog posts (with their SEO meta) and videos, through the library's content API. */
+async function seedDemoContent(site: Site, authorId: number, images: readonly number[], today: DateTime): Promise<{ articles: number; videos: number }> {
+  const library = content(site);
+  for (const category of DEMO_ARTICLE_CATEGORIES) {
+    const parent = await library.category(category.name);
+    for (const child of category.children ?? []) await library.category(child, { parentId: parent.id });
+  }
+  for (const name of DEMO_VIDEO_CATEGORIES) await library.category(name, { taxonomy: 'video_category' });
+  const common = (item: DemoArticle) => ({
+    title: item.title,
+    content: item.content,
+    ...(item.excerpt ? { excerpt: item.excerpt } : {}),
+    status: item.status ?? 'publish',
+    authorId,
+    date: today.minus({ days: item.daysAgo }).set({ hour: 9 }).toFormat(WP_FORMAT),
+    ...(item.image !== undefined ? { imageId: images[item.image]! } : {}),
+    categories: [...(item.categories ?? [])],
+    ...(item.seo ? { seo: item.seo } : {}),
+  });
+  for (const item of DEMO_NEWS) await library.createArticle(common(item));
+  for (const item of DEMO_POSTS) await library.createArticle({ ...common(item), type: POST_TYPE });
+  for (const item of DEMO_VIDEOS) await library.createVideo({ ...common(item), videoUrl: item.videoUrl });
+  return { articles: DEMO_NEWS.length + DEMO_POSTS.length, videos: DEMO_VIDEOS.length };
 }
 
 function eventBody(event: DemoEvent, today: DateTime, venues: Map<string, number>, organizers: Map<string, number>): Record<string, unknown> {

@@ -138,6 +138,11 @@ export class ApiRequest {
     return this.sources.query;
   }
 
+  /** The JSON body's params (WordPress get_json_params), or null when the body was not sent as JSON. */
+  jsonParams(): Record<string, unknown> | null {
+    return this.order.includes('json') ? this.sources.json : null;
+  }
+
   /** The form-body params as sent (urlencoded or multipart; PHP's `$_POST`). */
   formParams(): Record<string, unknown> {
     return this.sources.form;

@@ -16,6 +16,7 @@ import type {
 import type { EventQuery, LinkedPostQuery, TermQuery } from './queries.js';
 import type { ContactFormRepository } from './contact-forms.js';
 import type { PopupRepository } from './popups.js';
+import type { ContentRepository } from './content.js';
 import type { AttachmentRepository, CacheRepository } from './media-repositories.js';
 import type { RedirectionRepositories } from './redirection.js';
 
@@ -108,6 +109,8 @@ export interface SiteStore {
   readonly contactForms: ContactFormRepository;
   /** Popups and their open counters. Its writes do not advance changeVersion(). */
   readonly popups: PopupRepository;
+  /** Articles (any content post type) and videos, with their SEO meta. Its writes do not advance changeVersion(). */
+  readonly content: ContentRepository;
   readonly attachments: AttachmentRepository;
   readonly oembedCache: CacheRepository;
   /** Redirection's redirects, groups, logs and settings; writes there leave the change version alone. */

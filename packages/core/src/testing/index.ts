@@ -5,3 +5,5 @@ export { newEvent, newOrganizer, newVenue, taxonomies } from './fixtures.js';
 export { newContactForm, newPopup, newSubmission } from './store-contract-forms.js';
 export { mediaStoreContract, newAttachment } from './media-contract.js';
 export { redirectionStoreContract, newRedirect, newLogRow } from './redirection-contract.js';
+export { contentStoreContract, newContent } from './content-contract.js';
+export { contentRoutesContract, type ContentRoutesHarness } from './content-routes-contract.js';

@@ -6,6 +6,7 @@ import { newEvent, newOrganizer, newVenue, taxonomies } from './fixtures.js';
 import { contactFormsAndPopupsContract } from './store-contract-forms.js';
 import { mediaStoreContract } from './media-contract.js';
 import { redirectionStoreContract } from './redirection-contract.js';
+import { contentStoreContract } from './content-contract.js';
 
 export interface StoreFactory {
   /** A fresh, empty store for one test. */
@@ -48,6 +49,7 @@ export function storeContractSuite(name: string, factory: StoreFactory): void {
 
     contactFormsAndPopupsContract(() => store);
     mediaStoreContract(() => store);
+    contentStoreContract(() => store);
 
     describe('options', () => {
       it('stores, reads, lists and deletes structured values', async () => {

@@ -11,15 +11,22 @@ export function postMap(db: MemoryDb, type: string): JournaledMap<number, PostRe
   return undefined;
 }
 
+/** Posts of a type, whatever map keeps them (content types share one map). */
+function postsOfType(db: MemoryDb, type: string): Iterable<PostRecord> {
+  const map = postMap(db, type);
+  if (map) return map.values();
+  return [...db.content.values()].filter((post) => post.type === type);
+}
+
 export function postIndex({ db }: MemoryContext): PostIndex {
   return {
     typeOf: async (id: number) => db.postTypes.get(id) ?? null,
     idBySlug: async (type: string, slug: string) => {
-      for (const post of postMap(db, type)?.values() ?? []) if (post.slug === slug && slug !== '') return post.id;
+      for (const post of postsOfType(db, type)) if (post.slug === slug && slug !== '') return post.id;
       return null;
     },
     slugTaken: async (type: string, slug: string, exceptId?: number) => {
-      for (const post of postMap(db, type)?.values() ?? []) if (post.slug === slug && post.id !== exceptId) return true;
+      for (const post of postsOfType(db, type)) if (post.slug === slug && post.id !== exceptId) return true;
       return false;
     },
   };

@@ -6,10 +6,11 @@ import { redirection } from './020_redirection.js';
 import { contactForms } from './030_contact_forms.js';
 import { popups } from './031_popups.js';
 import { media } from './040_media.js';
+import { content } from './050_content.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Never edit a released one: add the next version. */
-export const MIGRATIONS: readonly Migration[] = [initial, changeVersion, uniqueSlugs, titleHashIndex, redirection, contactForms, popups, media];
+export const MIGRATIONS: readonly Migration[] = [initial, changeVersion, uniqueSlugs, titleHashIndex, redirection, contactForms, popups, media, content];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
