@@ -5,3 +5,4 @@ export { newEvent, newOrganizer, newVenue, taxonomies } from './fixtures.js';
 export { newContactForm, newPopup, newSubmission } from './store-contract-forms.js';
 export { mediaStoreContract, newAttachment } from './media-contract.js';
 export { redirectionStoreContract, newRedirect, newLogRow } from './redirection-contract.js';
+export { answerCacheContractSuite, type AnswerCacheHarness } from './answer-cache-contract.js';

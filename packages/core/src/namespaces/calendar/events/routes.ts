@@ -1,3 +1,4 @@
+import { callerKey } from '../../../answer-cache.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond } from '../../../http/api-response.js';
 import { intval } from '../../../http/php.js';
@@ -5,6 +6,7 @@ import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type RouteDefini
 import type { PostRouteDocs } from '../posts/types.js';
 import type { EventRecord, OrganizerRecord, VenueRecord } from '../../../store/records.js';
 import { calendarErrors } from '../errors.js';
+import { CALENDAR_ANSWER_SCOPES } from '../answer-scopes.js';
 import { ORGANIZERS, VENUES } from '../linked/kinds.js';
 import { canDelete, canEdit, canRead, unlocked } from '../posts/access.js';
 import { archivePaging } from '../posts/rest-url.js';
@@ -52,8 +54,8 @@ async function wire(request: ApiRequest, events: EventRecord[], withJsonLd: bool
 
 async function list(request: ApiRequest) {
   const plan = await planEventList(request);
-  const key = ['events', request.principal?.id ?? 0, request.get('password') ?? '', request.get('context') ?? '', request.apiRoot, plan.restUrl, JSON.stringify(plan.query)];
-  return request.site.cached(JSON.stringify(key), () => listAnswer(request, plan));
+  const key = ['events', callerKey(request.principal), request.get('password') ?? '', request.get('context') ?? '', request.apiRoot, plan.restUrl, plan.query];
+  return request.site.cached(key, CALENDAR_ANSWER_SCOPES, () => listAnswer(request, plan));
 }
 
 async function listAnswer(request: ApiRequest, plan: Awaited<ReturnType<typeof planEventList>>) {
