@@ -42,14 +42,12 @@ async function wire(request: ApiRequest, events: EventRecord[], withJsonLd: bool
   // A venue or organizer the caller may not read is left out, as if the event had none (TEC embeds it whole).
   for (const [id, venue] of relations.venues) if (!canRead(request, VENUES, venue)) relations.venues.delete(id);
   for (const [id, organizer] of relations.organizers) if (!canRead(request, ORGANIZERS, organizer)) relations.organizers.delete(id);
-  const options = {
-    settings: request.site.settings,
-    apiRoot: request.apiRoot,
-    media: request.site.media,
-    withJsonLd,
-    linkedUnlocked: (record: VenueRecord | OrganizerRecord) => unlocked(request, record.type === VENUES.type ? VENUES : ORGANIZERS, record),
-  };
-  return events.map((event) => serializeEvent(event, relations, { ...options, redact: !unlocked(request, EVENTS, event) }));
+  const settings = request.site.settings;
+  const apiRoot = request.apiRoot;
+  const media = request.site.media;
+  const linkedUnlocked = (record: VenueRecord | OrganizerRecord) => unlocked(request, record.type === VENUES.type ? VENUES : ORGANIZERS, record);
+  // A literal per event rather than a spread of shared options plus `redact`: spreading then adding is slow in V8.
+  return events.map((event) => serializeEvent(event, relations, { settings, apiRoot, media, withJsonLd, linkedUnlocked, redact: !unlocked(request, EVENTS, event) }));
 }
 
 async function list(request: ApiRequest) {
