@@ -13,14 +13,13 @@ export interface BenchServer {
 }
 
 /**
- * Starts a benchmark server script in its own Node process (tsx as a loader, so `nodeFlags` such as `--cpu-prof`
- * apply to the server itself) and waits for its JSON ready line. `stop` ends it with SIGTERM and waits for its
- * exit (a CPU profile is written then).
+ * Starts a benchmark server script in its own Node process (tsx as a loader, in that same process) and waits for
+ * its JSON ready line. `stop` ends it with SIGTERM and waits for its exit (a CPU profile is written then).
  */
-export function startBenchServer(script: string, args: string[], options: { env?: NodeJS.ProcessEnv; nodeFlags?: string[] } = {}): Promise<BenchServer> {
+export function startBenchServer(script: string, args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<BenchServer> {
   const child: ChildProcess = spawn(
     process.execPath,
-    [...(options.nodeFlags ?? []), '--import', 'tsx', '--conditions=source', fileURLToPath(new URL(`../${script}`, import.meta.url)), ...args],
+    ['--import', 'tsx', '--conditions=source', fileURLToPath(new URL(`../${script}`, import.meta.url)), ...args],
     { cwd: ROOT, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
