@@ -12,7 +12,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { topSelfTime } from './lib/cpu-profile.js';
-import { load, type LoadResult } from './lib/load.js';
+import { load, loadInTurn, type LoadResult } from './lib/load.js';
 import { machine, recordSection } from './lib/results.js';
 import { startBenchServer } from './lib/server-process.js';
 
@@ -35,10 +35,13 @@ async function measure(kind: string): Promise<Record<string, LoadResult>> {
   bytes = server.bytes;
   try {
     const results: Record<string, LoadResult> = {};
-    for (const name of ['express-bare', 'express-siterest', 'express-uncached', 'fastify-bare', 'fastify-siterest', 'fastify-uncached']) {
-      results[name] = await load(`http://127.0.0.1:${server.ports[name]}`, { seconds, connections, paths: server.paths });
-      const r = results[name]!;
-      console.log(`${kind} ${name}: ${Math.round(r.requestsPerSecond)} req/s, p50 ${r.latencyP50} ms, p99 ${r.latencyP99} ms, errors ${r.errors}`);
+    for (const framework of ['express', 'fastify']) {
+      const names = ['bare', 'siterest', 'uncached'].map((variant) => `${framework}-${variant}`);
+      const measured = await loadInTurn(Object.fromEntries(names.map((name) => [name, `http://127.0.0.1:${server.ports[name]}`])), { seconds, connections, paths: server.paths });
+      for (const name of names) {
+        const r = (results[name] = measured[name]!);
+        console.log(`${kind} ${name}: ${Math.round(r.requestsPerSecond)} req/s, p50 ${r.latencyP50} ms, p99 ${r.latencyP99} ms, errors ${r.errors}`);
+      }
     }
     for (const name of ['express-siterest', 'express-uncached']) {
       latencies[`${kind} ${name}`] = await load(`http://127.0.0.1:${server.ports[name]}`, { seconds: Math.min(5, seconds), connections: 1, paths: server.paths });
@@ -84,7 +87,7 @@ loadAverage('after the profile:');
 const lines = [
   `## Events list, memory store${tag}`,
   '',
-  `${paths.length} list requests asked in turn by every connection (pages 1–7, page sizes, a category, a tag, featured, a search, a month, venues, organizers; ${bytes} bytes on average) on ${events.toLocaleString('en')} events in named time zones; autocannon, ${connections} connections, ${seconds} s after a warm-up, server in a separate process. The bare route answers each path with the very bytes and headers siterest gives for it.`,
+  `${paths.length} list requests asked in turn by every connection (pages 1–7, page sizes, a category, a tag, featured, a search, a month, venues, organizers; ${bytes} bytes on average) on ${events.toLocaleString('en')} events in named time zones; autocannon, ${connections} connections; the bare route, siterest and siterest uncached of one framework measured in turn, one-second slices for ${seconds} rounds after a warm-up (the machine is shared: its load falls on all three alike); server in a separate process, warmed up in-process first. The bare route answers each path with the very bytes and headers siterest gives for it.`,
   `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. Command: \`${command}\`.`,
   `Load average (1 / 5 / 15 min; the machine is shared, figures are noisy): ${loads.join('; ')}.`,
   '"siterest" is the default configuration, where a repeated list is answered from the list-answer cache while the store is unchanged (as The Events Calendar caches its archives); "uncached" does the whole work on every request.',
