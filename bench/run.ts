@@ -78,7 +78,17 @@ async function profile(kind: string): Promise<string[]> {
   }
 }
 
-const command = `BENCH_SECONDS=${seconds} BENCH_CONNECTIONS=${connections} BENCH_EVENTS=${events}${process.env.BENCH_TAG ? ` BENCH_TAG=${process.env.BENCH_TAG}` : ''} pnpm bench`;
+const command = [
+  process.env.DATABASE_URL ? 'DATABASE_URL=<a PostgreSQL server>' : '',
+  process.env.BENCH_DATABASE ? 'BENCH_DATABASE=<database>' : '',
+  `BENCH_SECONDS=${seconds} BENCH_CONNECTIONS=${connections} BENCH_EVENTS=${events}`,
+  process.env.BENCH_TAG ? `BENCH_TAG=${process.env.BENCH_TAG}` : '',
+  process.env.BENCH_REDIRECTION ? `BENCH_REDIRECTION=${process.env.BENCH_REDIRECTION}` : '',
+  process.env.BENCH_STORE_EVENTS ? `BENCH_STORE_EVENTS=${process.env.BENCH_STORE_EVENTS}` : '',
+  'pnpm bench',
+]
+  .filter(Boolean)
+  .join(' ');
 loadAverage('start:');
 const memory = await measure('memory');
 loadAverage('after the memory runs:');
