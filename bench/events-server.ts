@@ -1,7 +1,8 @@
 /**
  * Benchmark server (a child process of run.ts): one site on the chosen store with N events, served six
  * ways — siterest on Express and on Fastify, each with and without its list-answer cache, and each
- * framework's bare route answering the same bytes from a constant. Prints the ports as one JSON line.
+ * framework's bare route answering the same bytes (per request path) from a constant. Prints the ports and the
+ * request paths as one JSON line. `only=<name>` serves just one of the six (CPU profiles).
  */
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -12,8 +13,27 @@ import { siterestFastify } from '@siterest/adapter-fastify';
 import { memoryStore } from '@siterest/store-memory';
 import { seedBenchEvents } from './lib/seed-events.js';
 
-const PATH = '/api/cal/events/v1/events';
+const BASE = '/api';
 const NOW = '2026-11-21T16:41:37Z';
+
+/**
+ * What clients of a calendar ask, in turn: the default list and its next pages, other page sizes, a category, a
+ * tag, featured events, a search, a month, and the venues and organizers lists.
+ */
+const PATHS = [
+  '/cal/events/v1/events',
+  '/cal/events/v1/events?page=2',
+  '/cal/events/v1/events?page=3',
+  '/cal/events/v1/events?page=7',
+  '/cal/events/v1/events?per_page=25&page=2',
+  '/cal/events/v1/events?categories=jazz',
+  '/cal/events/v1/events?tags=free&page=2',
+  '/cal/events/v1/events?featured=true',
+  '/cal/events/v1/events?search=concert',
+  '/cal/events/v1/events?start_date=2027-03-01&end_date=2027-03-31',
+  '/cal/events/v1/venues',
+  '/cal/events/v1/organizers?page=2',
+];
 
 async function openStore(kind: string): Promise<SiteStore> {
   if (kind === 'memory') return memoryStore();
@@ -21,39 +41,78 @@ async function openStore(kind: string): Promise<SiteStore> {
   return openBenchPostgres();
 }
 
-const [kind = 'memory', countArg = '10000'] = process.argv.slice(2);
+const [kind = 'memory', countArg = '10000', only] = process.argv.slice(2);
 const store = await openStore(kind);
 await seedBenchEvents(store, Number(countArg), Date.parse(NOW));
-const site = createSite({ store, settings: { name: 'Bench', url: 'http://127.0.0.1:8080' }, clock: manualClock(NOW), logger: silentLogger });
+const settings = { name: 'Bench', url: 'http://127.0.0.1:8080', timezone_string: 'America/New_York' };
+const site = createSite({ store, settings, clock: manualClock(NOW), logger: silentLogger });
 // The same site without the list-answer cache: every request does the whole work.
-const uncached = createSite({ store, cache: false, settings: { name: 'Bench', url: 'http://127.0.0.1:8080' }, clock: manualClock(NOW), logger: silentLogger });
-const sample = await site.handle({ method: 'GET', path: '/cal/events/v1/events', headers: {}, basePath: '/api' });
-const headers = Object.fromEntries(sample.headers);
+const uncached = createSite({ store, cache: false, settings, clock: manualClock(NOW), logger: silentLogger });
+
+/** The bytes and headers each path answers, for the bare routes. */
+const answers = new Map<string, { status: number; headers: Record<string, string>; body: string }>();
+for (const path of PATHS) {
+  const q = path.indexOf('?');
+  const sample = await site.handle({ method: 'GET', path: q === -1 ? path : path.slice(0, q), query: q === -1 ? '' : path.slice(q + 1), headers: {}, basePath: BASE });
+  if (sample.status !== 200) throw new Error(`${path} answered ${sample.status}: ${sample.body.slice(0, 200)}`);
+  answers.set(BASE + path, { status: sample.status, headers: Object.fromEntries(sample.headers), body: sample.body });
+}
+
+// Warmed up before measuring: each path answered a few times by both sites, so the first measured seconds do not
+// include compiling the code and, for the cached site, the first misses.
+for (let round = 0; round < 20; round++) {
+  for (const target of [site, uncached]) {
+    for (const path of PATHS) {
+      const q = path.indexOf('?');
+      await target.handle({ method: 'GET', path: q === -1 ? path : path.slice(0, q), query: q === -1 ? '' : path.slice(q + 1), headers: {}, basePath: BASE });
+    }
+  }
+}
 
 const expressSite = express();
-expressSite.use('/api', siterestExpress(site));
+expressSite.use(BASE, siterestExpress(site));
 const expressUncached = express();
-expressUncached.use('/api', siterestExpress(uncached));
+expressUncached.use(BASE, siterestExpress(uncached));
 const expressBare = express();
-expressBare.get(PATH, (_req, res) => {
-  res.set(headers);
-  res.end(sample.body);
+expressBare.use((req, res) => {
+  const answer = answers.get(req.originalUrl);
+  if (!answer) return void res.status(404).end();
+  res.status(answer.status).set(answer.headers);
+  res.end(answer.body);
 });
 const fastifySite = Fastify();
-await fastifySite.register(siterestFastify, { site, prefix: '/api' });
+await fastifySite.register(siterestFastify, { site, prefix: BASE });
 const fastifyUncached = Fastify();
-await fastifyUncached.register(siterestFastify, { site: uncached, prefix: '/api' });
+await fastifyUncached.register(siterestFastify, { site: uncached, prefix: BASE });
 const fastifyBare = Fastify();
-fastifyBare.get(PATH, (_request, reply) => reply.headers(headers).send(sample.body));
+fastifyBare.get('/*', (request, reply) => {
+  const answer = answers.get(request.url);
+  if (!answer) return reply.code(404).send();
+  return reply.code(answer.status).headers(answer.headers).send(answer.body);
+});
 
 const ports: Record<string, number> = {};
 for (const [name, app] of [['express-siterest', expressSite], ['express-uncached', expressUncached], ['express-bare', expressBare]] as const) {
+  if (only && only !== name) continue;
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   ports[name] = (server.address() as AddressInfo).port;
 }
 for (const [name, app] of [['fastify-siterest', fastifySite], ['fastify-uncached', fastifyUncached], ['fastify-bare', fastifyBare]] as const) {
+  if (only && only !== name) continue;
   await app.listen({ port: 0, host: '127.0.0.1' });
   ports[name] = (app.server.address() as AddressInfo).port;
 }
-console.log(JSON.stringify({ ready: true, ports, path: PATH, bytes: Buffer.byteLength(sample.body), status: sample.status }));
+// BENCH_CPU_PROFILE=<file>: the V8 CPU profile (what `node --cpu-prof` records) of the serving only, seeding
+// and start-up left out; written when the server is stopped.
+const profileFile = process.env.BENCH_CPU_PROFILE;
+if (profileFile) {
+  const { startProfile } = await import('./lib/cpu-profile.js');
+  const stop = await startProfile();
+  process.once('SIGTERM', () => void stop(profileFile).then(() => process.exit(0)));
+} else {
+  process.once('SIGTERM', () => process.exit(0));
+}
+const paths = PATHS.map((path) => BASE + path);
+const bytes = Math.round([...answers.values()].reduce((sum, a) => sum + Buffer.byteLength(a.body), 0) / answers.size);
+console.log(JSON.stringify({ ready: true, ports, path: paths[0], paths, bytes }));

@@ -76,7 +76,7 @@ export async function runRedirectionBench(): Promise<string> {
       }
     }
   } finally {
-    server.stop();
+    await server.stop();
   }
   const fmt = (n: number) => Math.round(n).toLocaleString('en');
   return [

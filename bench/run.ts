@@ -1,37 +1,55 @@
 /**
- * `pnpm bench`: requests per second of the events list through each adapter, as a ratio to the same framework
- * serving the same bytes from a constant, measured in the same run; with DATABASE_URL also the PostgreSQL
- * store (see store-postgres.ts). Results go to bench/RESULTS.md.
+ * `pnpm bench`: requests per second of the calendar's lists through each adapter, as a ratio to the same framework
+ * serving the same bytes for the same paths from a constant, measured in the same run; then a CPU profile of the
+ * uncached list; with DATABASE_URL also the PostgreSQL store (see store-postgres.ts). Results go to
+ * bench/RESULTS.md, with the machine's load average (the figures are only as quiet as the machine).
+ *
+ *   BENCH_SECONDS=10 BENCH_CONNECTIONS=50 BENCH_EVENTS=10000 BENCH_TAG= pnpm bench
+ *
+ * BENCH_TAG names the run in RESULTS.md (e.g. `before`), so that runs of two versions can stand side by side.
  */
-import { readFileSync } from 'node:fs';
-import { load, type LoadResult } from './lib/load.js';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { topSelfTime } from './lib/cpu-profile.js';
+import { load, loadInTurn, type LoadResult } from './lib/load.js';
 import { machine, recordSection } from './lib/results.js';
 import { startBenchServer } from './lib/server-process.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const events = Number(process.env.BENCH_EVENTS ?? 10_000);
+const tag = process.env.BENCH_TAG ? ` (${process.env.BENCH_TAG})` : '';
+const sectionTag = process.env.BENCH_TAG ? `-${process.env.BENCH_TAG.replace(/[^a-z0-9]+/gi, '-')}` : '';
+const loads: string[] = [];
+const loadAverage = (when: string) => loads.push(`${when} ${os.loadavg().map((n) => n.toFixed(2)).join(' / ')}`);
 
 /** One request at a time: the latency a single client sees, comparable with the captured WordPress timing. */
 const latencies: Record<string, LoadResult> = {};
+let paths: string[] = [];
+let bytes = 0;
 
 async function measure(kind: string): Promise<Record<string, LoadResult>> {
   const server = await startBenchServer('events-server.ts', [kind, String(events)]);
+  paths = server.paths;
+  bytes = server.bytes;
   try {
     const results: Record<string, LoadResult> = {};
-    for (const name of ['express-bare', 'express-siterest', 'express-uncached', 'fastify-bare', 'fastify-siterest', 'fastify-uncached']) {
-      const url = `http://127.0.0.1:${server.ports[name]}${server.path}`;
-      results[name] = await load(url, { seconds, connections });
-      const r = results[name]!;
-      console.log(`${kind} ${name}: ${Math.round(r.requestsPerSecond)} req/s, p50 ${r.latencyP50} ms, p99 ${r.latencyP99} ms, errors ${r.errors}`);
+    for (const framework of ['express', 'fastify']) {
+      const names = ['bare', 'siterest', 'uncached'].map((variant) => `${framework}-${variant}`);
+      const measured = await loadInTurn(Object.fromEntries(names.map((name) => [name, `http://127.0.0.1:${server.ports[name]}`])), { seconds, connections, paths: server.paths });
+      for (const name of names) {
+        const r = (results[name] = measured[name]!);
+        console.log(`${kind} ${name}: ${Math.round(r.requestsPerSecond)} req/s, p50 ${r.latencyP50} ms, p99 ${r.latencyP99} ms, errors ${r.errors}`);
+      }
     }
     for (const name of ['express-siterest', 'express-uncached']) {
-      latencies[`${kind} ${name}`] = await load(`http://127.0.0.1:${server.ports[name]}${server.path}`, { seconds: 5, connections: 1 });
+      latencies[`${kind} ${name}`] = await load(`http://127.0.0.1:${server.ports[name]}`, { seconds: Math.min(5, seconds), connections: 1, paths: server.paths });
     }
-    console.log(`response: ${server.bytes} bytes`);
+    console.log(`responses: ${bytes} bytes on average`);
     return results;
   } finally {
-    server.stop();
+    await server.stop();
   }
 }
 
@@ -43,31 +61,71 @@ function row(framework: string, results: Record<string, LoadResult>): string {
   return `| ${framework} | ${Math.round(bare.requestsPerSecond)} | ${Math.round(site.requestsPerSecond)} | ${ratio(site)} | ${Math.round(uncached.requestsPerSecond)} | ${ratio(uncached)} | ${site.latencyP50} / ${site.latencyP99} | ${site.errors + uncached.errors} |`;
 }
 
+/** Top self-time functions of the server while it answers the uncached lists (Fastify). */
+async function profile(kind: string): Promise<string[]> {
+  const directory = mkdtempSync(join(os.tmpdir(), 'siterest-cpu-'));
+  const file = join(directory, 'server.cpuprofile');
+  try {
+    const server = await startBenchServer('events-server.ts', [kind, String(events), 'fastify-uncached'], { env: { ...process.env, BENCH_CPU_PROFILE: file } });
+    try {
+      await load(`http://127.0.0.1:${server.ports['fastify-uncached']}`, { seconds, connections, paths: server.paths });
+    } finally {
+      await server.stop();
+    }
+    return topSelfTime(file, 15).map((entry) => `| ${entry.percent.toFixed(1)} % | \`${entry.name.replace(/\|/g, '\\|')}\` |`);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+}
+
+const command = [
+  process.env.DATABASE_URL ? 'DATABASE_URL=<a PostgreSQL server>' : '',
+  process.env.BENCH_DATABASE ? 'BENCH_DATABASE=<database>' : '',
+  `BENCH_SECONDS=${seconds} BENCH_CONNECTIONS=${connections} BENCH_EVENTS=${events}`,
+  process.env.BENCH_TAG ? `BENCH_TAG=${process.env.BENCH_TAG}` : '',
+  process.env.BENCH_REDIRECTION ? `BENCH_REDIRECTION=${process.env.BENCH_REDIRECTION}` : '',
+  process.env.BENCH_STORE_EVENTS ? `BENCH_STORE_EVENTS=${process.env.BENCH_STORE_EVENTS}` : '',
+  'pnpm bench',
+]
+  .filter(Boolean)
+  .join(' ');
+loadAverage('start:');
 const memory = await measure('memory');
+loadAverage('after the memory runs:');
+const profileRows = await profile('memory');
+loadAverage('after the profile:');
 const lines = [
-  `## Events list, memory store`,
+  `## Events list, memory store${tag}`,
   '',
-  `\`GET /api/cal/events/v1/events\` (default window, first page of 10) on ${events.toLocaleString('en')} events; autocannon, ${connections} connections, ${seconds} s after a warm-up, server in a separate process.`,
-  `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 10)}.`,
+  `${paths.length} list requests asked in turn by every connection (pages 1–7, page sizes, a category, a tag, featured, a search, a month, venues, organizers; ${bytes} bytes on average) on ${events.toLocaleString('en')} events in named time zones; autocannon, ${connections} connections; the bare route, siterest and siterest uncached of one framework measured in turn, one-second slices for ${seconds} rounds after a warm-up (the machine is shared: its load falls on all three alike); server in a separate process, warmed up in-process first. The bare route answers each path with the very bytes and headers siterest gives for it.`,
+  `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. Command: \`${command}\`.`,
+  `Load average (1 / 5 / 15 min; the machine is shared, figures are noisy): ${loads.join('; ')}.`,
   '"siterest" is the default configuration, where a repeated list is answered from the list-answer cache while the store is unchanged (as The Events Calendar caches its archives); "uncached" does the whole work on every request.',
   '',
   '| framework | bare route, same bytes (req/s) | siterest (req/s) | ratio | uncached (req/s) | ratio | siterest p50 / p99 (ms) | errors |',
   '|---|---|---|---|---|---|---|---|',
   row('express', memory),
   row('fastify', memory),
+  '',
+  `Top self time of the server answering the uncached lists (Fastify; V8's CPU profiler, as \`node --cpu-prof\`, started after seeding; ${seconds} s under the same load; shares of the busy time):`,
+  '',
+  '| self time | function |',
+  '|---:|---|',
+  ...profileRows,
 ];
-recordSection('events-list-memory', lines.join('\n'));
+recordSection(`events-list-memory${sectionTag}`, lines.join('\n'));
 
 if (process.env.DATABASE_URL) {
   const postgres = await measure('postgres');
+  loadAverage('after the PostgreSQL runs:');
   const ratio = (framework: string) =>
     (postgres[`${framework}-siterest`]!.requestsPerSecond / memory[`${framework}-siterest`]!.requestsPerSecond).toFixed(2);
   recordSection(
-    'events-list-postgres',
+    `events-list-postgres${sectionTag}`,
     [
-      '## Events list, PostgreSQL store versus memory store',
+      `## Events list, PostgreSQL store versus memory store${tag}`,
       '',
-      `The same request and data on the PostgreSQL store (${events.toLocaleString('en')} events, local server), same run as above.`,
+      `The same requests and data on the PostgreSQL store (${events.toLocaleString('en')} events, local server, tables analyzed after seeding), same run as above. Load average: ${loads.join('; ')}.`,
       '',
       '| framework | memory (req/s) | PostgreSQL (req/s) | PostgreSQL / memory | memory, uncached | PostgreSQL, uncached | ratio, uncached |',
       '|---|---|---|---|---|---|---|',
@@ -78,20 +136,23 @@ if (process.env.DATABASE_URL) {
       }),
     ].join('\n'),
   );
-  const { runPostgresStoreBench } = await import('./store-postgres.js');
-  const report = await runPostgresStoreBench({});
-  recordSection('store-postgres', report.markdown);
+  // The store-level benchmark seeds and reads a large calendar (a million events by default): only when asked.
+  if (process.env.BENCH_STORE_EVENTS) {
+    const { runPostgresStoreBench } = await import('./store-postgres.js');
+    const report = await runPostgresStoreBench({ events: Number(process.env.BENCH_STORE_EVENTS), log: (line) => console.log(line) });
+    recordSection('store-postgres', report.markdown);
+  }
 }
 const captured = readFileSync(new URL('../conformance/captures/index.tsv', import.meta.url), 'utf8')
   .split('\n')
   .find((line) => line.startsWith('030-events-list.json'))
   ?.split('\t')[4];
 recordSection(
-  'latency',
+  `latency${sectionTag}`,
   [
-    '## One request at a time',
+    `## One request at a time${tag}`,
     '',
-    `Time per request for the same events list with one connection, requests back to back (Express; 1000 ms ÷ requests per second over 5 s, round trip included). For scale: the captured WordPress with The Events Calendar answered \`GET /wp-json/tribe/events/v1/events\` in ${captured} ms (conformance/captures/index.tsv, 030).`,
+    `Time per request for the same lists with one connection, requests back to back (Express; 1000 ms ÷ requests per second over 5 s, round trip included). For scale: the captured WordPress with The Events Calendar answered \`GET /wp-json/tribe/events/v1/events\` in ${captured} ms (conformance/captures/index.tsv, 030).`,
     '',
     '| store | cached (ms per request) | uncached (ms per request) |',
     '|---|---|---|',
@@ -104,6 +165,8 @@ recordSection(
       }),
   ].join('\n'),
 );
-const { runRedirectionBench } = await import('./redirection.js');
-recordSection('redirection', await runRedirectionBench());
+if (process.env.BENCH_REDIRECTION !== '0') {
+  const { runRedirectionBench } = await import('./redirection.js');
+  recordSection('redirection', await runRedirectionBench());
+}
 console.log('results written to bench/RESULTS.md');

@@ -7,14 +7,50 @@ export interface LoadResult {
   errors: number;
 }
 
-/** Drives one URL with autocannon: a short warm-up, then the measured run. */
-export async function load(url: string, options: { seconds: number; connections: number }): Promise<LoadResult> {
-  await autocannon({ url, connections: options.connections, duration: Math.max(1, Math.round(options.seconds / 4)) });
-  const result = await autocannon({ url, connections: options.connections, duration: options.seconds });
+/**
+ * Drives a server with autocannon: a short warm-up, then the measured run. With `paths`, each connection asks
+ * them in turn (pages and filters vary, as real traffic does), else the URL's own path.
+ */
+export async function load(url: string, options: { seconds: number; connections: number; paths?: readonly string[] }): Promise<LoadResult> {
+  const requests = options.paths?.map((path) => ({ method: 'GET' as const, path }));
+  await autocannon({ url, connections: options.connections, duration: Math.max(1, Math.round(options.seconds / 4)), requests });
+  const result = await autocannon({ url, connections: options.connections, duration: options.seconds, requests });
   return {
     requestsPerSecond: result.requests.average,
     latencyP50: result.latency.p50,
     latencyP99: result.latency.p99,
     errors: result.errors + result.non2xx,
   };
+}
+
+/**
+ * Drives several servers in alternation, one-second slices in turn for `seconds` rounds, after a warm-up of each:
+ * on a shared machine the others' load then falls on all of them alike, and their ratios stay meaningful.
+ */
+export async function loadInTurn(
+  urls: Record<string, string>,
+  options: { seconds: number; connections: number; paths?: readonly string[] },
+): Promise<Record<string, LoadResult>> {
+  const requests = options.paths?.map((path) => ({ method: 'GET' as const, path }));
+  const names = Object.keys(urls);
+  for (const name of names) await autocannon({ url: urls[name]!, connections: options.connections, duration: 1, requests });
+  const totals = Object.fromEntries(names.map((name) => [name, { requests: 0, seconds: 0, errors: 0, p50: [] as number[], p99: [] as number[] }]));
+  for (let round = 0; round < options.seconds; round++) {
+    for (const name of names) {
+      const result = await autocannon({ url: urls[name]!, connections: options.connections, duration: 1, requests });
+      const total = totals[name]!;
+      total.requests += result.requests.total;
+      total.seconds += result.duration;
+      total.errors += result.errors + result.non2xx;
+      total.p50.push(result.latency.p50);
+      total.p99.push(result.latency.p99);
+    }
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  return Object.fromEntries(
+    names.map((name) => {
+      const total = totals[name]!;
+      return [name, { requestsPerSecond: total.requests / total.seconds, latencyP50: median(total.p50), latencyP99: median(total.p99), errors: total.errors }];
+    }),
+  );
 }

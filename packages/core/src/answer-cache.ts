@@ -1,41 +1,163 @@
+import { createHash } from 'node:crypto';
+import type { Principal } from './auth/principal.js';
 import { ApiResponse } from './http/api-response.js';
+import { encodeJson } from './http/json.js';
+import type { ChangeScope } from './store/change-scopes.js';
 import type { SiteStore } from './store/repositories.js';
 
-/** Data of cached answers: shared between requests and never changed, so their JSON can be reused. */
-export const sharedAnswerData = new WeakSet<object>();
+/** Data of cached answers: shared between requests and never changed, so their JSON is worked out once. */
+const encodings = new WeakMap<object, string>();
+
+/** The JSON of an answer's data; for data an answer cache holds, encoded once and reused. */
+export function encodeShared(data: unknown): string {
+  if (data === null || typeof data !== 'object') return encodeJson(data);
+  const known = encodings.get(data);
+  return known ?? encodeJson(data);
+}
+
+export interface AnswerCacheOptions {
+  /** Most answers kept (256). */
+  maxEntries?: number;
+  /** Most memory the kept answers may take, estimated from their JSON (32 MiB). */
+  maxBytes?: number;
+  /**
+   * Longest time an answer is reused, in milliseconds (30 s): the bound on how stale an answer can be after a
+   * write the store's change version does not see (SQL run outside siterest, see docs/architecture.md).
+   */
+  maxAgeMs?: number;
+}
 
 /**
- * Recent list answers, each kept with the store's change version it was computed at and reused only while
- * that version is current — so an answer is never staler than the last committed write of any instance.
- * The Events Calendar caches its archive answers per user the same way, cleared on every save.
+ * Longest key material kept: a request naming more (a huge search, long id lists) is answered without the
+ * cache, so nobody can fill memory with keys. Real requests stay far below it.
+ */
+const MAX_KEY_CHARS = 4096;
+
+/**
+ * What an answer costs in memory per character of its JSON: the text, and the objects it was encoded from
+ * (kept for `_fields` and `_embed`), measured at about twice the text on event lists.
+ */
+const BYTES_PER_JSON_CHAR = 3;
+
+interface Entry {
+  version: number;
+  storedAt: number;
+  bytes: number;
+  value: unknown;
+}
+
+/**
+ * Recent answers, each kept with the change version of the data it depends on (store.changeVersion of its
+ * scopes) and reused only while that version is current and the answer is younger than `maxAgeMs` — so an answer
+ * is never staler than the last committed write of any instance through siterest. The Events Calendar caches its
+ * archive answers per user the same way, cleared on every save.
+ *
+ * Keys are hashes of everything an answer depends on besides the data, the caller's rights included (see
+ * `callerKey`). Concurrent misses of one key at one version compute the answer once. Memory is bounded in entries
+ * and in bytes; one answer larger than an eighth of the bytes is not kept.
  */
 export class AnswerCache {
-  private readonly entries = new Map<string, { version: number; value: unknown }>();
+  private readonly entries = new Map<string, Entry>();
+  private readonly pending = new Map<string, { version: number; answer: Promise<unknown> }>();
+  private bytes = 0;
+  private readonly maxEntries: number;
+  private readonly maxBytes: number;
+  private readonly maxAgeMs: number;
 
   constructor(
     private readonly store: SiteStore,
-    private readonly size = 256,
-  ) {}
+    private readonly now: () => number,
+    options: AnswerCacheOptions = {},
+  ) {
+    this.maxEntries = options.maxEntries ?? 256;
+    this.maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
+    this.maxAgeMs = options.maxAgeMs ?? 30_000;
+  }
 
-  async remember<T>(key: string, compute: () => Promise<T>): Promise<T> {
+  /** The number of answers kept and the memory they are estimated to take. */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  async remember<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: () => Promise<T>): Promise<T> {
     if (!this.store.changeVersion) return compute();
-    const version = await this.store.changeVersion();
-    const hit = this.entries.get(key);
-    if (hit && hit.version === version) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit.value as T;
+    const key = hashKey(scopes, keyParts);
+    if (key === null) return compute();
+    let version: number;
+    try {
+      version = await this.store.changeVersion(scopes);
+    } catch {
+      // The store cannot vouch for its version (a write's advance is owed): nothing cached may be trusted.
+      this.clear();
+      return compute();
     }
+    const hit = this.entries.get(key);
+    if (hit) {
+      if (hit.version === version && this.now() - hit.storedAt < this.maxAgeMs) {
+        this.entries.delete(key);
+        this.entries.set(key, hit);
+        return hit.value as T;
+      }
+      this.drop(key, hit);
+    }
+    const running = this.pending.get(key);
+    if (running && running.version === version) return running.answer as Promise<T>;
     // Computed after reading the version: a write meanwhile makes this entry stale at once.
-    const value = await compute();
-    if (value instanceof ApiResponse && value.data !== null && typeof value.data === 'object') sharedAnswerData.add(value.data);
-    this.entries.delete(key);
-    this.entries.set(key, { version, value });
-    if (this.entries.size > this.size) this.entries.delete(this.entries.keys().next().value!);
-    return value;
+    const answer = compute();
+    this.pending.set(key, { version, answer });
+    try {
+      const value = await answer;
+      this.keep(key, version, value);
+      return value;
+    } finally {
+      if (this.pending.get(key)?.answer === answer) this.pending.delete(key);
+    }
   }
 
   clear(): void {
     this.entries.clear();
+    this.bytes = 0;
   }
+
+  private keep(key: string, version: number, value: unknown): void {
+    let bytes = key.length + 64;
+    if (value instanceof ApiResponse && value.data !== null && typeof value.data === 'object') {
+      const text = encodeJson(value.data);
+      encodings.set(value.data, text);
+      bytes += text.length * BYTES_PER_JSON_CHAR;
+    }
+    if (bytes > this.maxBytes / 8) return;
+    const old = this.entries.get(key);
+    if (old && old.version > version) return;
+    if (old) this.drop(key, old);
+    this.entries.set(key, { version, storedAt: this.now(), bytes, value });
+    this.bytes += bytes;
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
+      const [oldestKey, oldest] = this.entries.entries().next().value!;
+      this.drop(oldestKey, oldest);
+    }
+  }
+
+  private drop(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+  }
+}
+
+/** A fixed-length key for the key material, or null when the material is too long to be worth caching. */
+function hashKey(scopes: readonly ChangeScope[], parts: readonly unknown[]): string | null {
+  const text = JSON.stringify([scopes, parts]);
+  if (text.length > MAX_KEY_CHARS) return null;
+  return createHash('sha256').update(text).digest('base64url');
+}
+
+/**
+ * What an answer depends on about its caller: the user, and the rights the answer was computed with (roles and
+ * capability overrides, which an authenticate hook may give the same user differently from one request to the
+ * next).
+ */
+export function callerKey(principal: Principal | null): unknown {
+  if (!principal) return 0;
+  const caps = principal.caps ? Object.entries(principal.caps).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : [];
+  return [principal.id, [...principal.roles].sort(), caps];
 }

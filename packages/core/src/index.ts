@@ -1,4 +1,5 @@
 export { createSite, Site, type CreateSiteOptions, type NewUserInput } from './site.js';
+export type { AnswerCacheOptions } from './answer-cache.js';
 export { clockStartingAt, manualClock, systemClock, type Clock, type ManualClock } from './clock.js';
 export { DEFAULT_SETTINGS, resolveSettings, type SiteSettings } from './settings.js';
 export { consoleLogger, silentLogger, type Logger, type SiteContext } from './site-context.js';
@@ -53,6 +54,7 @@ export type * from './store/queries.js';
 export type * from './store/repositories.js';
 export type * from './store/redirection.js';
 export { StoreError, isStoreError, type StoreErrorKind } from './store/store-error.js';
+export { CHANGE_SCOPES, type ChangeScope } from './store/change-scopes.js';
 export {
   searchTerms,
   matchesSearch,

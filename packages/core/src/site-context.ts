@@ -3,6 +3,7 @@ import type { OembedSettings } from './namespaces/oembed/proxy.js';
 import type { RedirectEngine } from './namespaces/redirection/runtime/engine.js';
 import type { Registry } from './registry/registry.js';
 import type { SiteSettings } from './settings.js';
+import type { ChangeScope } from './store/change-scopes.js';
 import type { SiteStore } from './store/repositories.js';
 
 export interface Logger {
@@ -28,10 +29,11 @@ export interface SiteContext {
   /** The site clock, epoch milliseconds. */
   now(): number;
   /**
-   * Runs `compute` unless an answer for `key` computed at the store's current change version is at hand
-   * (list routes; see answer-cache.ts). Keys must name everything the answer depends on, the caller included.
+   * Runs `compute` unless an answer for `keyParts` computed at the current change version of `scopes` is at hand
+   * (list routes; see answer-cache.ts). The key parts must name everything the answer depends on besides the data
+   * of `scopes`, the caller's rights included (`callerKey`).
    */
-  cached<T>(key: string, compute: () => Promise<T>): Promise<T>;
+  cached<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: () => Promise<T>): Promise<T>;
   /** Uploads, image sizes, regeneration, outbound fetches (see media/). */
   readonly media: MediaLibrary;
   /** The oEmbed proxy's providers and cache lifetime. */

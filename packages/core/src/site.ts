@@ -1,4 +1,4 @@
-import { AnswerCache } from './answer-cache.js';
+import { AnswerCache, type AnswerCacheOptions } from './answer-cache.js';
 import { newApplicationPasswordRecord } from './auth/application-passwords.js';
 import type { AuthenticateHook } from './auth/authenticate.js';
 import { createNonce, DEFAULT_NONCE_LIFETIME, newNonceKey, NONCE_KEY_OPTION, verifyNonce, type NonceSubject } from './auth/nonce.js';
@@ -21,6 +21,7 @@ import type { NamespaceDefinition } from './registry/types.js';
 import { resolveSettings, SETTING_NAMES, type SiteSettings } from './settings.js';
 import { consoleLogger, type Logger } from './site-context.js';
 import type { MailTransport } from './mail/transport.js';
+import type { ChangeScope } from './store/change-scopes.js';
 import type { UserRecord } from './store/records.js';
 import type { SiteStore } from './store/repositories.js';
 import { formatWpDate } from './time.js';
@@ -52,8 +53,8 @@ export interface CreateSiteOptions<FrameworkRequest = unknown> {
   basePath?: string;
   /** Largest request body in bytes (10 MiB). */
   bodyLimit?: number;
-  /** Reuse list answers while the store has not changed (on by default; see answer-cache.ts). */
-  cache?: boolean;
+  /** Reuse list answers while the store has not changed (on by default; its bounds: see answer-cache.ts). */
+  cache?: boolean | AnswerCacheOptions;
   /** Where outgoing mail goes (contact forms); by default it is kept in the store's outbox. */
   mail?: MailTransport;
   /**
@@ -116,7 +117,7 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
     this.nonceLifetime = options.nonceLifetime ?? DEFAULT_NONCE_LIFETIME;
     this.clock = options.clock ?? systemClock;
     this.configured = options.settings ?? {};
-    this.answers = options.cache === false ? null : new AnswerCache(options.store);
+    this.answers = options.cache === false ? null : new AnswerCache(options.store, () => this.clock(), options.cache === true ? {} : options.cache);
     this.current = resolveSettings(this.configured);
     this.media = new MediaLibrary(this, { ...options.media, files: options.files });
     this.oembed = oembedSettings(options.oembed);
@@ -166,8 +167,8 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
     return this.clock();
   }
 
-  cached<T>(key: string, compute: () => Promise<T>): Promise<T> {
-    return this.answers ? this.answers.remember(key, compute) : compute();
+  cached<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: () => Promise<T>): Promise<T> {
+    return this.answers ? this.answers.remember(keyParts, scopes, compute) : compute();
   }
 
   /**

@@ -1,3 +1,4 @@
+import type { ChangeScope } from '@siterest/core';
 import type {
   ApplicationPasswordRecord,
   ContactFormRecord,
@@ -41,8 +42,16 @@ export class MemoryDb {
   readonly eventsByStart = new EventStartIndex();
   readonly attachments = new JournaledMap<number, AttachmentRecord>();
   readonly oembedCache = new JournaledMap<string, { value: unknown; expiresAt: number }>();
-  /** Bumped by every write: cached list answers from an older version are stale. */
+  /** Bumped by every write: the store's own caches (eventMatches) from an older version are stale. */
   version = 0;
+  /** Bumped by every write to their scope (store.changeVersion): cached answers of an older version are stale. */
+  readonly changes: Record<ChangeScope, number> = { calendar: 0, options: 0, users: 0, application_passwords: 0 };
+
+  /** Records a write to `scope`. */
+  changed(scope: ChangeScope): void {
+    this.version++;
+    this.changes[scope]++;
+  }
   /** Matches of recent event filters (all pages), valid for one version. */
   readonly eventMatches = new Map<string, { version: number; matches: EventRecord[] }>();
   readonly nextPostId: Counter;
@@ -84,6 +93,8 @@ export interface MemoryContext {
 
 export interface WriteOptions {
   versioned?: boolean;
+  /** The data the write changes (its repository's scope when absent). */
+  scope?: ChangeScope;
 }
 
 export function takeId(counter: Counter, journal: Journal | null): number {

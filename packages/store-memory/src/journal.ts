@@ -1,9 +1,13 @@
+import type { ChangeScope } from '@siterest/core';
+
 /**
  * Undo log for the memory store's transactions: every mutation records how to revert itself, so a failed
  * transaction leaves no partial write behind.
  */
 export class Journal {
   private readonly undo: Array<() => void> = [];
+  /** What the transaction's writes changed: their versions advance when it ends. */
+  readonly touched = new Set<ChangeScope>();
 
   record(revert: () => void): void {
     this.undo.push(revert);

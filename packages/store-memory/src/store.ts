@@ -1,4 +1,4 @@
-import type { SiteStore } from '@siterest/core';
+import { CHANGE_SCOPES, type ChangeScope, type SiteStore } from '@siterest/core';
 import { eventRepository } from './calendar/events.js';
 import { organizerRepository, venueRepository } from './calendar/linked-posts.js';
 import { postIndex } from './calendar/posts.js';
@@ -44,30 +44,38 @@ export class MemoryStore implements SiteStore {
   constructor(options: MemoryStoreOptions = {}, db?: MemoryDb, journal: Journal | null = null) {
     this.db = db ?? new MemoryDb(options);
     this.journal = journal;
-    const context: MemoryContext = { db: this.db, journal, write: (work, options) => this.write(work, options) };
-    this.options = optionRepository(context);
-    this.users = userRepository(context);
-    this.applicationPasswords = applicationPasswordRepository(context);
-    this.posts = postIndex(context);
-    this.events = eventRepository(context);
-    this.venues = venueRepository(context);
-    this.organizers = organizerRepository(context);
-    this.terms = termRepository(context);
-    this.contactForms = contactFormRepository(context);
-    this.popups = popupRepository(context);
-    this.content = contentRepository(context);
-    this.attachments = attachmentRepository(context);
-    this.oembedCache = oembedCacheRepository(context);
-    this.redirection = redirectionRepositories(context);
+    // Each repository's writes advance the version of the data it keeps; the others are written unversioned.
+    const context = (scope: ChangeScope): MemoryContext => ({ db: this.db, journal, write: (work, options) => this.write(scope, work, options) });
+    const calendar = context('calendar');
+    this.options = optionRepository(context('options'));
+    this.users = userRepository(context('users'));
+    this.applicationPasswords = applicationPasswordRepository(context('application_passwords'));
+    this.posts = postIndex(calendar);
+    this.events = eventRepository(calendar);
+    this.venues = venueRepository(calendar);
+    this.organizers = organizerRepository(calendar);
+    this.terms = termRepository(calendar);
+    this.contactForms = contactFormRepository(calendar);
+    this.popups = popupRepository(calendar);
+    this.content = contentRepository(calendar);
+    this.attachments = attachmentRepository(calendar);
+    this.oembedCache = oembedCacheRepository(calendar);
+    this.redirection = redirectionRepositories(calendar);
   }
 
   /** Runs a single write under the lock, rolling back its own partial changes if it throws. */
-  private write<T>(work: (journal: Journal) => T, options: WriteOptions = {}): Promise<T> {
+  private write<T>(scope: ChangeScope, work: (journal: Journal) => T, options: WriteOptions = {}): Promise<T> {
     const versioned = options.versioned !== false;
-    if (versioned) this.db.version++;
-    if (this.journal) return Promise.resolve().then(() => work(this.journal!));
+    const changed = options.scope ?? scope;
+    if (this.journal) {
+      const journal = this.journal;
+      if (versioned) journal.touched.add(changed);
+      return Promise.resolve().then(() => work(journal));
+    }
+    // Advanced before the write waits for the lock too: an answer computed meanwhile is never kept as current.
+    if (versioned) this.db.changed(changed);
     return this.db.lock.run(() => {
-      if (versioned) this.db.version++;
+      if (versioned) this.db.changed(changed);
       const journal = new Journal();
       try {
         return work(journal);
@@ -89,12 +97,15 @@ export class MemoryStore implements SiteStore {
         throw error;
       } finally {
         this.db.version++;
+        for (const scope of journal.touched) this.db.changed(scope);
       }
     });
   }
 
-  async changeVersion(): Promise<number> {
-    return this.db.version;
+  async changeVersion(scopes: readonly ChangeScope[] = CHANGE_SCOPES): Promise<number> {
+    let version = 0;
+    for (const scope of scopes) version += this.db.changes[scope];
+    return version;
   }
 
   subscribe(channel: string, listener: (payload: string) => void): () => void {

@@ -1,17 +1,19 @@
-import type {
-  ApplicationPasswordRepository,
-  EventRepository,
-  OptionRepository,
-  OrganizerRecord,
-  OrganizerRepository,
-  NewOrganizer,
-  NewVenue,
-  PostIndex,
-  SiteStore,
-  TermRepository,
-  UserRepository,
-  VenueRecord,
-  VenueRepository,
+import {
+  CHANGE_SCOPES,
+  type ChangeScope,
+  type ApplicationPasswordRepository,
+  type EventRepository,
+  type OptionRepository,
+  type OrganizerRecord,
+  type OrganizerRepository,
+  type NewOrganizer,
+  type NewVenue,
+  type PostIndex,
+  type SiteStore,
+  type TermRepository,
+  type UserRepository,
+  type VenueRecord,
+  type VenueRepository,
 } from '@siterest/core';
 import { applyFirstIds, type FirstIds } from './first-ids.js';
 import { LATEST_VERSION, migrateSchema, schemaVersion, type MigrateOptions, type MigrationResult } from './migrate.js';
@@ -48,14 +50,14 @@ const backoff = (attempt: number) => sleep(Math.random() * Math.min(200, 10 * 2 
 /** The write methods of the repositories: after each committed one, the change version advances. */
 const WRITE_METHODS = ['create', 'update', 'delete', 'set', 'add', 'recordUse'] as const;
 
-function tracked<R extends object>(repository: R, changed: () => Promise<void>): R {
+function tracked<R extends object>(repository: R, changed: (scope: ChangeScope) => Promise<void>, scope: ChangeScope): R {
   const out = { ...repository } as Record<string, unknown>;
   for (const name of WRITE_METHODS) {
     const method = (repository as Record<string, unknown>)[name];
     if (typeof method !== 'function') continue;
     out[name] = async (...args: unknown[]) => {
       const result = await (method as (...a: unknown[]) => Promise<unknown>).apply(repository, args);
-      await changed();
+      await changed(scope);
       return result;
     };
   }
@@ -92,25 +94,35 @@ export class PostgresStore implements SiteStore {
     private readonly tables: Tables,
     private readonly settings: StoreSettings,
     private readonly notifications: Notifications,
+    /** In a transaction's store: the scopes its writes changed, whose versions advance after the commit. */
+    private readonly touched: Set<ChangeScope> | null = null,
   ) {
     const db: Db = { sql, t: tables };
-    // Inside a transaction the version advances once, after the commit (see transaction()).
-    const changed = () => (sql.inTransaction ? Promise.resolve() : this.versionChanged());
-    this.options = tracked(optionRepository(db), changed);
-    this.users = tracked(userRepository(db), changed);
-    this.applicationPasswords = tracked(applicationPasswordRepository(db), changed);
+    // Inside a transaction the versions advance once, after the commit (see transaction()).
+    const changed = (scope: ChangeScope) => {
+      if (!this.touched) return this.versionChanged([scope]);
+      this.touched.add(scope);
+      return Promise.resolve();
+    };
+    this.options = tracked(optionRepository(db), changed, 'options');
+    this.users = tracked(userRepository(db), changed, 'users');
+    this.applicationPasswords = tracked(applicationPasswordRepository(db), changed, 'application_passwords');
     this.posts = postIndex(db);
-    this.events = tracked(eventRepository(db), changed);
-    this.venues = tracked(linkedRepository<VenueRecord, NewVenue>(db, { type: VENUE, eventColumn: 'venue_ids', search: VENUE_SEARCH }), changed);
-    this.organizers = tracked(linkedRepository<OrganizerRecord, NewOrganizer>(db, { type: ORGANIZER, eventColumn: 'organizer_ids', search: ORGANIZER_SEARCH }), changed);
-    this.terms = tracked(termRepository(db), changed);
+    this.events = tracked(eventRepository(db), changed, 'calendar');
+    this.venues = tracked(linkedRepository<VenueRecord, NewVenue>(db, { type: VENUE, eventColumn: 'venue_ids', search: VENUE_SEARCH }), changed, 'calendar');
+    this.organizers = tracked(
+      linkedRepository<OrganizerRecord, NewOrganizer>(db, { type: ORGANIZER, eventColumn: 'organizer_ids', search: ORGANIZER_SEARCH }),
+      changed,
+      'calendar',
+    );
+    this.terms = tracked(termRepository(db), changed, 'calendar');
     // Not tracked: form, submission and popup writes never change an answer the list cache holds.
     this.contactForms = contactFormRepository(db);
     this.popups = popupRepository(db);
     // Not tracked: no cached answer shows content.
     this.content = contentRepository(db);
     // Not `tracked`: media writes advance the change version only when a calendar answer shows them.
-    this.attachments = attachmentRepository(db, changed);
+    this.attachments = attachmentRepository(db, () => changed('calendar'));
     this.oembedCache = oembedCacheRepository(db);
     // Not tracked: Redirection's writes (hits and log rows above all) must not invalidate cached calendar answers.
     this.redirection = redirectionRepositories(db);
@@ -131,10 +143,11 @@ export class PostgresStore implements SiteStore {
   async transaction<T>(work: (store: SiteStore) => Promise<T>): Promise<T> {
     if (this.sql.inTransaction) return work(this);
     let committed = false;
+    const touched = new Set<ChangeScope>();
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          const result = await this.sql.transaction((tx) => work(new PostgresStore(tx, this.tables, this.settings, this.notifications)));
+          const result = await this.sql.transaction((tx) => work(new PostgresStore(tx, this.tables, this.settings, this.notifications, touched)));
           committed = true;
           return result;
         } catch (error) {
@@ -143,40 +156,59 @@ export class PostgresStore implements SiteStore {
         }
       }
     } finally {
-      // After a commit the caller's next read must see the new version. After a failure the commit may still have
+      // After a commit the caller's next read must see the new versions. After a failure the commit may still have
       // happened (its answer lost): readers recheck, without making the failure wait for the database.
-      if (committed) await this.versionChanged();
-      else void this.versionChanged();
+      if (committed) await this.versionChanged([...touched]);
+      else void this.versionChanged([...touched]);
     }
   }
 
-  /** Grows after every committed write of any instance on this schema (sequence `siterest_changes`). */
-  async changeVersion(): Promise<number> {
-    if (this.versionOwed) await this.versionChanged();
-    const rows = await this.sql.query<{ last_value: string; is_called: boolean }>(`SELECT last_value, is_called FROM ${this.tables.changes}`);
-    const row = rows[0];
-    return row && row.is_called ? Number(row.last_value) : 0;
+  /**
+   * The sum of the change sequences of `scopes` (`siterest_changes_<scope>`): it grows after every committed write
+   * of any instance on this schema to one of them. Rejects while a write of this instance could not advance one.
+   */
+  async changeVersion(scopes: readonly ChangeScope[] = CHANGE_SCOPES): Promise<number> {
+    if (this.versionOwed.size) await this.versionChanged([...this.versionOwed]);
+    for (const scope of scopes) if (this.versionOwed.has(scope)) throw new Error(`The change version of ${scope} could not be advanced after a write.`);
+    const rows = await this.sql.query<{ version: string | null }>(this.versionQuery(scopes));
+    return Number(rows[0]?.version ?? 0);
   }
 
-  private async advanceVersion(): Promise<void> {
-    await this.sql.query('SELECT nextval($1::regclass)', [this.tables.changes]);
+  /** One statement reading the sequences of `scopes` (a sequence never called reads as 0). */
+  private versionQuery(scopes: readonly ChangeScope[]): string {
+    const key = scopes.join(',');
+    let text = this.versionQueries.get(key);
+    if (text === undefined) {
+      const parts = scopes.map((scope) => `(SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM ${this.tables.changes[scope]})`);
+      text = `SELECT ${parts.length ? parts.join(' + ') : '0'} AS version`;
+      this.versionQueries.set(key, text);
+    }
+    return text;
   }
 
-  /** Set while a committed write could not advance the version (the database went away right after it). */
-  private versionOwed = false;
+  private readonly versionQueries = new Map<string, string>();
+
+  private async advanceVersions(scopes: readonly ChangeScope[]): Promise<void> {
+    if (!scopes.length) return;
+    await this.sql.query(`SELECT ${scopes.map((scope) => `nextval('${this.tables.changes[scope]}'::regclass)`).join(', ')}`);
+  }
+
+  /** The scopes a committed write of this instance could not advance yet (the database went away right after it). */
+  private readonly versionOwed = new Set<ChangeScope>();
   private versionRetry: NodeJS.Timeout | null = null;
 
   /**
-   * Advances the version after a write. Never fails: the write is saved whatever happens here, and answering an
-   * error would tell the client it was not (an outage starting just after a commit). Instead the advance is
-   * owed and retried in the background until the database answers again.
+   * Advances the versions of `scopes` after a write. Never fails: the write is saved whatever happens here, and
+   * answering an error would tell the client it was not (an outage starting just after a commit). Instead the
+   * advance is owed — changeVersion() rejects for those scopes meanwhile, so no cached answer is trusted — and
+   * retried in the background until the database answers again.
    */
-  private async versionChanged(): Promise<void> {
+  private async versionChanged(scopes: readonly ChangeScope[]): Promise<void> {
     try {
-      await this.advanceVersion();
-      this.versionOwed = false;
+      await this.advanceVersions(scopes);
+      for (const scope of scopes) this.versionOwed.delete(scope);
     } catch {
-      this.versionOwed = true;
+      for (const scope of scopes) this.versionOwed.add(scope);
       this.retryVersionLater(250);
     }
   }
@@ -185,10 +217,11 @@ export class PostgresStore implements SiteStore {
     if (this.versionRetry || this.closed) return;
     this.versionRetry = setTimeout(() => {
       this.versionRetry = null;
-      if (!this.versionOwed || this.closed) return;
-      this.advanceVersion().then(
+      if (!this.versionOwed.size || this.closed) return;
+      const owed = [...this.versionOwed];
+      this.advanceVersions(owed).then(
         () => {
-          this.versionOwed = false;
+          for (const scope of owed) this.versionOwed.delete(scope);
         },
         () => this.retryVersionLater(Math.min(delay * 2, 5_000)),
       );

@@ -1,3 +1,4 @@
+import type { ChangeScope } from '@siterest/core';
 import { assertPlainName, quoteIdent } from './sql/identifiers.js';
 
 /** Schema-qualified table names, so the store never depends on the connection's search_path. */
@@ -23,8 +24,8 @@ export interface Tables {
   readonly attachments: string;
   readonly oembedCache: string;
   readonly migrations: string;
-  /** The sequence behind changeVersion(). */
-  readonly changes: string;
+  /** The sequences behind changeVersion(), one per change scope. */
+  readonly changes: Readonly<Record<ChangeScope, string>>;
   readonly redirection: { groups: string; items: string; logs: string; notFound: string; settings: string };
 }
 
@@ -55,7 +56,12 @@ export function tablesIn(schema: string): Tables {
     attachments: `${s}.attachments`,
     oembedCache: `${s}.oembed_cache`,
     migrations: `${s}.siterest_migrations`,
-    changes: `${s}.siterest_changes`,
+    changes: {
+      calendar: `${s}.siterest_changes_calendar`,
+      options: `${s}.siterest_changes_options`,
+      users: `${s}.siterest_changes_users`,
+      application_passwords: `${s}.siterest_changes_application_passwords`,
+    },
     redirection: { groups: `${s}.redirection_groups`, items: `${s}.redirection_items`, logs: `${s}.redirection_logs`, notFound: `${s}.redirection_404`, settings: `${s}.redirection_settings` },
   };
 }

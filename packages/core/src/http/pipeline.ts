@@ -1,5 +1,5 @@
 import { validateHeaderName, validateHeaderValue } from 'node:http';
-import { sharedAnswerData } from '../answer-cache.js';
+import { encodeShared } from '../answer-cache.js';
 import { parseWithZod } from '../args/zod-args.js';
 import { sanitizeValue, validateValue } from '../args/schema-rules.js';
 import { identifyCaller, type AuthContext, type Caller } from '../auth/authenticate.js';
@@ -225,19 +225,6 @@ function toApiError(error: unknown, ctx: PipelineContext): ApiError {
 
 const JSONP_CALLBACK = /^[\w.]+$/;
 
-/** Answers reused from the answer cache are the same objects, never changed: their JSON is worked out once. */
-const encodings = new WeakMap<object, string>();
-
-function encodeOnce(data: unknown): string {
-  if (data === null || typeof data !== 'object' || !sharedAnswerData.has(data)) return encodeJson(data);
-  let text = encodings.get(data);
-  if (text === undefined) {
-    text = encodeJson(data);
-    encodings.set(data, text);
-  }
-  return text;
-}
-
 /** The nonce of a cookie session: `_wpnonce` (form body, then query string, as PHP's $_REQUEST), else `X-WP-Nonce`. */
 function nonceOf(body: BodyParams, query: Record<string, unknown>, input: SiteRequest): unknown {
   if (Object.hasOwn(body.form, '_wpnonce')) return body.form._wpnonce;
@@ -379,7 +366,7 @@ async function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?
   if (rendered) {
     text = rendered.body;
   } else if (status !== 204 && data !== null && data !== undefined) {
-    text = query._pretty !== undefined ? encodeJson(data, true) : encodeOnce(data);
+    text = query._pretty !== undefined ? encodeJson(data, true) : encodeShared(data);
     if (jsonp !== undefined) text = `/**/${jsonp}(${text})`;
   }
   // HEAD is answered as GET without the body; its Content-Length is the one GET would send.

@@ -13,6 +13,7 @@ import type {
   UserRecord,
   VenueRecord,
 } from './records.js';
+import type { ChangeScope } from './change-scopes.js';
 import type { EventQuery, LinkedPostQuery, TermQuery } from './queries.js';
 import type { ContactFormRepository } from './contact-forms.js';
 import type { PopupRepository } from './popups.js';
@@ -118,10 +119,12 @@ export interface SiteStore {
   /** Runs `work` atomically: all of its writes happen, or none. */
   transaction<T>(work: (store: SiteStore) => Promise<T>): Promise<T>;
   /**
-   * A number that grows after every committed write, whoever made it (this instance or another on the same
-   * data), and never on reads. Caches of answers stay valid while it is unchanged.
+   * A number that grows after every committed write to one of `scopes` (all of them when omitted), whoever made
+   * it (this instance or another on the same data), and never on reads or on writes elsewhere. Caches of answers
+   * stay valid while it is unchanged. It rejects when the store cannot vouch for it (a write of this instance
+   * could not advance it yet): callers then must not trust an answer cached earlier.
    */
-  changeVersion?(): Promise<number>;
+  changeVersion?(scopes?: readonly ChangeScope[]): Promise<number>;
   /** Readies the store (the PostgreSQL store checks its schema); idempotent. */
   init?(): Promise<void>;
   close?(): Promise<void>;

@@ -7,3 +7,4 @@ export { mediaStoreContract, newAttachment } from './media-contract.js';
 export { redirectionStoreContract, newRedirect, newLogRow } from './redirection-contract.js';
 export { contentStoreContract, newContent } from './content-contract.js';
 export { contentRoutesContract, type ContentRoutesHarness } from './content-routes-contract.js';
+export { answerCacheContractSuite, type AnswerCacheHarness } from './answer-cache-contract.js';

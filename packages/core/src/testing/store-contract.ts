@@ -522,6 +522,37 @@ export function storeContractSuite(name: string, factory: StoreFactory): void {
       });
     });
 
+    describe('change version per scope', () => {
+      it('advances a scope only with writes to it', async () => {
+        if (!store.changeVersion) throw new Error('a store must report its change version');
+        const all = async () => ({
+          calendar: await store.changeVersion!(['calendar']),
+          options: await store.changeVersion!(['options']),
+          users: await store.changeVersion!(['users']),
+          application_passwords: await store.changeVersion!(['application_passwords']),
+        });
+        const moved = async (work: () => Promise<unknown>) => {
+          const before = await all();
+          await work();
+          const after = await all();
+          return (Object.keys(before) as Array<keyof typeof before>).filter((scope) => after[scope] !== before[scope]).sort();
+        };
+        const user = await store.users.create({ login: 'scoped', email: 's@example.com', displayName: 'S', nicename: 'scoped', url: '', registered: '2026-01-01 00:00:00', roles: ['author'] });
+        const record = { uuid: 'c7a1e3b0-0000-4000-8000-000000000001', userId: user.id, name: 'n', passwordHash: 'sha256$s$d', created: 1, lastUsed: null, lastIp: null };
+        expect(await moved(() => store.applicationPasswords.create(record))).toEqual(['application_passwords']);
+        expect(await moved(() => store.applicationPasswords.recordUse(record.uuid, 100, '127.0.0.1'))).toEqual(['application_passwords']);
+        expect(await moved(() => store.users.create({ login: 'other', email: 'o@example.com', displayName: 'O', nicename: 'other', url: '', registered: '2026-01-01 00:00:00', roles: ['author'] }))).toEqual(['users']);
+        expect(await moved(() => store.options.set('blogname', 'Scoped'))).toEqual(['options']);
+        expect(await moved(() => store.events.create(newEvent()))).toEqual(['calendar']);
+        expect(await moved(() => store.transaction(async (tx) => tx.venues.create(newVenue({ title: 'In a transaction' }))))).toEqual(['calendar']);
+        expect(await moved(() => store.transaction(async (tx) => tx.applicationPasswords.recordUse(record.uuid, 200, null)))).toEqual(['application_passwords']);
+        // The version of several scopes moves when any of them does.
+        const both = await store.changeVersion(['calendar', 'options']);
+        await store.options.set('blogname', 'Again');
+        expect(await store.changeVersion(['calendar', 'options'])).toBeGreaterThan(both);
+      });
+    });
+
     redirectionStoreContract(() => store);
 
     describe('transactions', () => {

@@ -115,7 +115,7 @@ function listEvents({ db, journal }: MemoryContext, query: EventQuery): Page<Eve
 
   const key = JSON.stringify({ ...query, offset: 0, limit: 0 });
   const cached = db.eventMatches.get(key);
-  if (cached && cached.version === db.version && !journal) {
+  if (cached && cached.version === db.changes.calendar && !journal) {
     return { items: cached.matches.slice(query.offset, query.offset + query.limit), total: cached.matches.length };
   }
   // Walk in start order from the lowest possible start; an event starting after the last allowed start or
@@ -129,10 +129,11 @@ function listEvents({ db, journal }: MemoryContext, query: EventQuery): Page<Eve
     if (last !== undefined && event.startDateUtc > last) break;
     if (accepts(event)) matches.push(event);
   }
-  if (!journal) {
+  // Keys are bounded: a filter naming more (a huge search) is not remembered.
+  if (!journal && key.length <= 4096) {
     const cache = db.eventMatches;
     cache.delete(key);
-    cache.set(key, { version: db.version, matches });
+    cache.set(key, { version: db.changes.calendar, matches });
     // Least recently used filters go first.
     while (cache.size > 64) cache.delete(cache.keys().next().value!);
   }

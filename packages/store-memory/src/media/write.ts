@@ -10,7 +10,7 @@ export function mediaWrite<T>({ db, journal }: MemoryContext, work: (journal: Jo
   if (journal) {
     return Promise.resolve().then(() => {
       const result = work(journal);
-      if (changes(result)) db.version++;
+      if (changes(result)) journal.touched.add('calendar');
       return result;
     });
   }
@@ -18,7 +18,7 @@ export function mediaWrite<T>({ db, journal }: MemoryContext, work: (journal: Jo
     const own = new Journal();
     try {
       const result = work(own);
-      if (changes(result)) db.version++;
+      if (changes(result)) db.changed('calendar');
       return result;
     } catch (error) {
       own.rollback();

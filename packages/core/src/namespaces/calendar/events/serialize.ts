@@ -7,8 +7,7 @@ import { eventJsonLd, timezoneAbbr } from '../format/index.js';
 import { contentOf, costDetailsOf, costOf, excerptOf, titleOf } from '../format/memoized.js';
 import { ORGANIZERS, VENUES } from '../linked/kinds.js';
 import { serializeLinked } from '../linked/serialize.js';
-import { permalink } from '../posts/permalinks.js';
-import { globalIds, postHead } from '../posts/serialize.js';
+import { globalId, permalink } from '../posts/permalinks.js';
 import { serializeEmbeddedTerm } from '../terms/serialize.js';
 import type { MediaLibrary } from '../../../media/library.js';
 import type { AttachmentRecord } from '../../../store/media-records.js';
@@ -74,7 +73,7 @@ function embeddedTerms(ids: readonly number[], relations: EventRelations, apiRoo
 export function serializeEvent(event: EventRecord, relations: EventRelations, options: EventSerializeOptions): Record<string, unknown> {
   const { settings, apiRoot, redact } = options;
   const url = permalink(event, EVENTS, settings);
-  const head = postHead(event, EVENTS, settings);
+  const globalIdOfEvent = globalId(event.id, settings);
   const venues = event.venueIds.map((id) => relations.venues.get(id)).filter((v): v is VenueRecord => v !== undefined);
   const organizers = event.organizerIds
     .map((id) => relations.organizers.get(id))
@@ -85,15 +84,17 @@ export function serializeEvent(event: EventRecord, relations: EventRelations, op
   const image = redact ? false : imageOf(event.imageId);
   const meta = { currencySymbol: event.currencySymbol, currencyPosition: event.currencyPosition, currencyCode: event.currencyCode };
   const costs = event.cost;
+  // One literal with every key (no spread): this runs for every event of a list (see linked/serialize.ts).
   const data: Record<string, unknown> = {
     id: event.id,
-    ...globalIds(event, settings),
-    author: head.author,
-    status: head.status,
-    date: head.date,
-    date_utc: head.date_utc,
-    modified: head.modified,
-    modified_utc: head.modified_utc,
+    global_id: globalIdOfEvent,
+    global_id_lineage: [globalIdOfEvent],
+    author: String(event.authorId),
+    status: event.status,
+    date: event.date,
+    date_utc: event.dateGmt,
+    modified: event.modified,
+    modified_utc: event.modifiedGmt,
     url,
     rest_url: `${apiRoot}${CALENDAR_NAMESPACE}/events/${event.id}`,
     title: titleOf(event.title),

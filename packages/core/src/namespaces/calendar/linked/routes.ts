@@ -1,3 +1,4 @@
+import { callerKey } from '../../../answer-cache.js';
 import type { ArgSpec } from '../../../args/spec.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond } from '../../../http/api-response.js';
@@ -7,6 +8,7 @@ import type { PostRouteDocs } from '../posts/types.js';
 import type { OrganizerRecord, VenueRecord } from '../../../store/records.js';
 import type { StatusFilter } from '../../../store/queries.js';
 import { formatWpDate } from '../../../time.js';
+import { CALENDAR_ANSWER_SCOPES } from '../answer-scopes.js';
 import { CALENDAR_NAMESPACE, EVENT_CAPS } from '../constants.js';
 import { canDelete, canEdit, canRead, readVisibility, unlocked, writeAllowed } from '../posts/access.js';
 import { isTruthy } from '../posts/inputs.js';
@@ -156,15 +158,15 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): Rou
     });
     const key = [
       plural,
-      request.principal?.id ?? 0,
+      callerKey(request.principal),
       request.get('password') ?? '',
       request.get('context') ?? '',
       request.apiRoot,
       statusForUrl,
       request.get('has_events') ?? null,
-      JSON.stringify(query),
+      query,
     ];
-    return request.site.cached(JSON.stringify(key), () => listAnswer(request, query, page, perPage, statusForUrl));
+    return request.site.cached(key, CALENDAR_ANSWER_SCOPES, () => listAnswer(request, query, page, perPage, statusForUrl));
   };
 
   const listAnswer = async (request: ApiRequest, query: ReturnType<typeof linkedQuery>, page: number, perPage: number, statusForUrl: string | string[]) => {

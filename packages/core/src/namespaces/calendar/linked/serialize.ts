@@ -2,7 +2,8 @@ import type { SiteSettings } from '../../../settings.js';
 import type { OrganizerRecord, VenueRecord } from '../../../store/records.js';
 import { organizerJsonLd, venueJsonLd } from '../format/index.js';
 import { contentOf, excerptOf, titleOf } from '../format/memoized.js';
-import { globalIds, isFalsy, postHead } from '../posts/serialize.js';
+import { globalId, permalink } from '../posts/permalinks.js';
+import { isFalsy } from '../posts/serialize.js';
 import type { AnyLinkedKind } from './kinds.js';
 
 export interface LinkedSerializeOptions {
@@ -17,45 +18,71 @@ export interface LinkedSerializeOptions {
 
 const REDACTED_TO_EMPTY = ['description', 'excerpt', 'address', 'city', 'country', 'province', 'zip', 'stateprovince', 'phone', 'email', 'website'];
 
+/** Each kind's wire fields in wire order, with the record field each is read from. */
+const wireFields = new WeakMap<AnyLinkedKind, Array<[wire: string, field: string]>>();
+
+function wireFieldsOf(kind: AnyLinkedKind): Array<[string, string]> {
+  let fields = wireFields.get(kind);
+  if (!fields) {
+    const byWire = new Map(kind.fields.map((field) => [field.wire, field.record as string]));
+    fields = kind.wireOrder.map((wire) => [wire, byWire.get(wire)!]);
+    wireFields.set(kind, fields);
+  }
+  return fields;
+}
+
 /**
  * A venue or organizer as TEC puts it on the wire: every empty field before the map
  * flags (venues) or the global id (organizers) is left out.
+ *
+ * Built by adding keys to one object in wire order, never by spreading into a literal and adding to it or
+ * deleting from it: V8 turns such objects into slow dictionaries, and this runs for every event of a list.
  */
 export function serializeLinked(kind: AnyLinkedKind, record: VenueRecord | OrganizerRecord, options: LinkedSerializeOptions): Record<string, unknown> {
-  const { settings } = options;
-  const data: Record<string, unknown> = {
-    ...postHead(record, kind, settings),
-    [kind.name]: titleOf(record.title),
-    description: contentOf(record.content),
-    excerpt: excerptOf(record.excerpt),
-    slug: record.slug,
-    image: options.redact ? false : (options.image ?? false),
+  const { settings, redact } = options;
+  const data: Record<string, unknown> = {};
+  const put = (key: string, value: unknown) => {
+    if (!isFalsy(value)) data[key] = value;
   };
-  const byWire = new Map(kind.fields.map((field) => [field.wire, field.record as string]));
-  for (const wire of kind.wireOrder) data[wire] = (record as unknown as Record<string, unknown>)[byWire.get(wire)!];
+  put('id', record.id);
+  put('author', String(record.authorId));
+  put('status', record.status);
+  put('date', record.date);
+  put('date_utc', record.dateGmt);
+  put('modified', record.modified);
+  put('modified_utc', record.modifiedGmt);
+  put('url', permalink(record, kind, settings));
+  put(kind.name, titleOf(record.title));
+  put('description', contentOf(record.content));
+  put('excerpt', excerptOf(record.excerpt));
+  put('slug', record.slug);
+  put('image', redact ? false : (options.image ?? false));
+  const fields = record as unknown as Record<string, unknown>;
+  for (const [wire, field] of wireFieldsOf(kind)) put(wire, fields[field]);
   if (kind.name === 'venue') {
     const venue = record as VenueRecord;
     if (venue.geoLat !== null && venue.geoLng !== null) {
-      data.geo_lat = venue.geoLat;
-      data.geo_lng = venue.geoLng;
+      put('geo_lat', venue.geoLat);
+      put('geo_lng', venue.geoLng);
     }
   }
   if (options.withJsonLd) {
     const imageUrl = options.image ? String(options.image.url) : null;
-    data.json_ld =
-      kind.name === 'venue' ? venueJsonLd({ venue: record as VenueRecord, imageUrl }) : organizerJsonLd({ organizer: record as OrganizerRecord, imageUrl });
+    put('json_ld', kind.name === 'venue' ? venueJsonLd({ venue: record as VenueRecord, imageUrl }) : organizerJsonLd({ organizer: record as OrganizerRecord, imageUrl }));
   }
-  for (const [key, value] of Object.entries(data)) if (isFalsy(value)) delete data[key];
-  if (options.redact) {
-    for (const key of REDACTED_TO_EMPTY) if (key in data) data[key] = '';
+  if (redact) {
+    for (const key of REDACTED_TO_EMPTY) if (Object.hasOwn(data, key)) data[key] = '';
     data[kind.name] = [];
-    if ('geo_lat' in data) data.geo_lat = 0;
-    if ('geo_lng' in data) data.geo_lng = 0;
+    if (Object.hasOwn(data, 'geo_lat')) data.geo_lat = 0;
+    if (Object.hasOwn(data, 'geo_lng')) data.geo_lng = 0;
   }
   if (kind.hasMapFlags) {
     const venue = record as VenueRecord;
-    data.show_map = options.redact ? null : venue.showMap ?? true;
-    data.show_map_link = options.redact ? null : venue.showMapLink ?? true;
+    data.show_map = redact ? null : venue.showMap ?? true;
+    data.show_map_link = redact ? null : venue.showMapLink ?? true;
   }
-  return { ...data, ...globalIds(record, settings) };
+  const id = globalId(record.id, settings);
+  data.global_id = id;
+  data.global_id_lineage = [id];
+  return data;
 }

@@ -1,0 +1,200 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AnswerCache, callerKey } from '../answer-cache.js';
+import { manualClock, type ManualClock } from '../clock.js';
+import { respond } from '../http/api-response.js';
+import { silentLogger } from '../site-context.js';
+import { createSite, type Site } from '../site.js';
+import type { EventQuery } from '../store/queries.js';
+import type { SiteStore } from '../store/repositories.js';
+import { newEvent } from './fixtures.js';
+import { basicAuth } from './http-client.js';
+
+export interface AnswerCacheHarness {
+  /** A store with no data (the same object may be returned each time, emptied). */
+  create(): Promise<SiteStore>;
+  /**
+   * Makes the store's next advances of the calendar's change version fail while its reads go on working (a
+   * database refusing one statement); returns how to undo it. Stores whose advances cannot fail omit it.
+   */
+  breakCalendarVersion?(store: SiteStore): Promise<() => Promise<void>>;
+  /** Changes an event's title behind the store's back (SQL run by another tool). Omitted by the memory store. */
+  writeOutside?(store: SiteStore, eventId: number, title: string): Promise<void>;
+}
+
+const START = '2026-11-21T16:41:37Z';
+const LIST = { method: 'GET', path: '/cal/events/v1/events', headers: {} as Record<string, string> };
+
+const event = (title: string, day: number, extra: Parameters<typeof newEvent>[0] = {}) => {
+  const at = `2027-01-${String(day).padStart(2, '0')} 10:00:00`;
+  return newEvent({ title, startDateUtc: at, startDate: at, ...extra });
+};
+
+/**
+ * The list-answer cache's promises on a store: it never serves an answer computed for other rights, never keys
+ * on unbounded input, stays within its bounds, computes concurrent misses once, is invalidated only by writes to
+ * what answers depend on, and never trusts a version the store could not advance.
+ */
+export function answerCacheContractSuite(name: string, harness: AnswerCacheHarness): void {
+  describe(`answer cache: ${name}`, () => {
+    let store: SiteStore;
+    let clock: ManualClock;
+    let site: Site;
+    let listed = 0;
+    let restore: (() => void) | null = null;
+
+    beforeEach(async () => {
+      store = await harness.create();
+      clock = manualClock(START);
+      listed = 0;
+      const events = store.events;
+      const list = events.list;
+      events.list = (query: EventQuery) => {
+        listed++;
+        return list.call(events, query);
+      };
+      restore = () => {
+        events.list = list;
+      };
+      // One user id, whatever role the request names: an app's hook may give a user other rights over time.
+      site = createSite({
+        store,
+        clock,
+        logger: silentLogger,
+        authenticate: (request) => {
+          const role = request.headers['x-role'];
+          return typeof role === 'string' ? { id: 7, login: 'shared', roles: [role], credentials: 'header' } : null;
+        },
+      });
+    });
+
+    afterEach(() => {
+      restore?.();
+      restore = null;
+    });
+
+    it("never serves an answer computed for another caller's rights, though the user id is the same", async () => {
+      await store.events.create(event('Open', 1));
+      await store.events.create(event('Hidden plan', 2, { status: 'private', authorId: 1 }));
+      await store.events.create(event('Locked', 3, { password: 'pw', content: 'SECRET CONTENT' }));
+      const as = (role: string, query = '') => site.handle({ ...LIST, query, headers: { 'x-role': role } });
+      const admin = await as('administrator', 'context=edit');
+      expect(admin.body).toContain('Hidden plan');
+      expect(admin.body).toContain('SECRET CONTENT');
+      const subscriber = await as('subscriber', 'context=edit');
+      expect(subscriber.status).toBe(200);
+      expect(subscriber.body).not.toContain('Hidden plan');
+      expect(subscriber.body).not.toContain('SECRET CONTENT');
+      expect((await as('subscriber')).body).not.toContain('Hidden plan');
+      // The same rights again are served from the cache.
+      const before = listed;
+      expect((await as('administrator', 'context=edit')).body).toBe(admin.body);
+      expect(listed).toBe(before);
+      // An author may read the content of their own protected event in the edit context; a contributor (who may
+      // not edit published events) may not, though the visibility of the list is the same for both.
+      await store.events.create(event('Own locked', 4, { password: 'pw', content: 'OWN SECRET', authorId: 7 }));
+      expect((await as('author', 'context=edit')).body).toContain('OWN SECRET');
+      const contributor = await as('contributor', 'context=edit');
+      expect(contributor.body).toContain('Own locked');
+      expect(contributor.body).not.toContain('OWN SECRET');
+    });
+
+    it('keys on capability overrides too', () => {
+      const base = { id: 7, login: 'shared', roles: ['subscriber'] };
+      expect(callerKey(base)).toEqual(callerKey({ ...base, roles: ['subscriber'] }));
+      expect(callerKey({ ...base, caps: { read_private_posts: true } })).not.toEqual(callerKey(base));
+      expect(callerKey({ ...base, roles: ['administrator'] })).not.toEqual(callerKey(base));
+      expect(callerKey(null)).not.toEqual(callerKey({ ...base, id: 0 }));
+    });
+
+    it('does not keep answers to requests whose key material is unbounded', async () => {
+      const cache = new AnswerCache(store, clock);
+      let computed = 0;
+      const compute = async () => respond({ n: ++computed });
+      await cache.remember(['x', 'a'.repeat(1_000_000)], ['calendar'], compute);
+      await cache.remember(['x', 'a'.repeat(1_000_000)], ['calendar'], compute);
+      expect(computed).toBe(2);
+      expect(cache.size.entries).toBe(0);
+      // A key of ordinary size is kept, hashed: the entry costs the same whatever the request's size.
+      await cache.remember(['x', 'b'.repeat(2_000)], ['calendar'], compute);
+      await cache.remember(['x', 'b'.repeat(2_000)], ['calendar'], compute);
+      expect(computed).toBe(3);
+      expect(cache.size.entries).toBe(1);
+      expect(cache.size.bytes).toBeLessThan(1_000);
+    });
+
+    it('is bounded in bytes as well as in entries', async () => {
+      const cache = new AnswerCache(store, clock, { maxBytes: 1_000_000, maxEntries: 1_000 });
+      const big = 'x'.repeat(30_000);
+      for (let i = 0; i < 40; i++) await cache.remember(['answer', i], ['calendar'], async () => respond({ i, big }));
+      expect(cache.size.bytes).toBeLessThanOrEqual(1_000_000);
+      expect(cache.size.entries).toBeLessThan(40);
+      expect(cache.size.entries).toBeGreaterThan(0);
+      // One answer larger than an eighth of the bound is not kept at all.
+      await cache.remember(['huge'], ['calendar'], async () => respond({ huge: 'y'.repeat(200_000) }));
+      let again = 0;
+      await cache.remember(['huge'], ['calendar'], async () => respond({ again: ++again }));
+      expect(again).toBe(1);
+    });
+
+    it('computes concurrent misses of one answer once', async () => {
+      await store.events.create(event('Open', 1));
+      const responses = await Promise.all(Array.from({ length: 50 }, () => site.handle(LIST)));
+      expect(new Set(responses.map((r) => r.body)).size).toBe(1);
+      expect(listed).toBe(1);
+    });
+
+    it('keeps calendar answers when only application passwords, users or unrelated data change', async () => {
+      await store.events.create(event('Open', 1));
+      const user = await site.createUser({ login: 'writer', roles: ['author'] });
+      const { password } = await site.createApplicationPassword(user.id, 'laptop');
+      const anonymous = await site.handle(LIST);
+      expect(listed).toBe(1);
+      // Signing in with an application password stamps its use (a write to application_passwords).
+      const signedIn = await site.handle({ ...LIST, path: '/', headers: { authorization: basicAuth('writer', password) } });
+      expect(signedIn.status).toBe(200);
+      expect((await store.applicationPasswords.listForUser(user.id))[0]?.lastUsed).not.toBeNull();
+      await site.createUser({ login: 'another', roles: ['subscriber'] });
+      expect((await site.handle(LIST)).body).toBe(anonymous.body);
+      expect(listed).toBe(1);
+      // A calendar write is seen at once.
+      await store.events.create(event('Second', 2));
+      expect(JSON.parse((await site.handle(LIST)).body).total).toBe(2);
+      expect(listed).toBe(2);
+      // So is a settings change (formats and the zone shape the answers).
+      await store.options.set('date_format', 'Y/m/d');
+      await site.handle(LIST);
+      expect(listed).toBe(3);
+    });
+
+    it('reuses an answer no longer than its age limit, so writes made outside siterest are seen', async () => {
+      const open = await store.events.create(event('Open', 1));
+      expect(await site.handle(LIST)).toBeTruthy();
+      if (harness.writeOutside) await harness.writeOutside(store, open.id, 'Renamed elsewhere');
+      clock.advance(10_000);
+      await site.handle(LIST);
+      expect(listed).toBe(1);
+      clock.advance(25_000);
+      const later = await site.handle(LIST);
+      expect(listed).toBe(2);
+      if (harness.writeOutside) expect(later.body).toContain('Renamed elsewhere');
+    });
+
+    if (harness.breakCalendarVersion) {
+      const breakVersion = harness.breakCalendarVersion;
+      it('serves no cached answer after a write whose version advance failed', async () => {
+        await store.events.create(event('First', 1));
+        expect(JSON.parse((await site.handle(LIST)).body).total).toBe(1);
+        const repair = await breakVersion(store);
+        try {
+          expect(JSON.parse((await site.handle(LIST)).body).total).toBe(1);
+          // The write is saved; only its version advance fails.
+          await store.events.create(event('Second', 2));
+          expect(JSON.parse((await site.handle(LIST)).body).total).toBe(2);
+        } finally {
+          await repair();
+        }
+        expect(JSON.parse((await site.handle(LIST)).body).total).toBe(2);
+      });
+    }
+  });
+}
