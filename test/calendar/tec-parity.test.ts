@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { storeVariants } from '../support/stores.js';
+import { NS, useCalendar } from './harness.js';
+
+const when = { start_date: '2027-01-10 10:00:00', end_date: '2027-01-10 12:00:00' };
+
+/** Answers that differed from The Events Calendar's in a replayed client session, on every store. */
+describe.each(storeVariants())('parity with The Events Calendar ($label)', (variant) => {
+  const cal = useCalendar({ store: variant });
+
+  it('accepts a cost that is not a string, and stores its values as TEC does', async () => {
+    const made = await cal.call('administrator', 'POST', `${NS}/events`, { title: 'Object cost', ...when, cost: { amount: 5 } });
+    expect([made.status, made.body.cost, made.body.cost_details]).toEqual([
+      201,
+      '$5',
+      { currency_symbol: '', currency_code: '', currency_position: '', values: ['5'] },
+    ]);
+    const listed = await cal.call('administrator', 'POST', `${NS}/events/${made.body.id}`, { cost: [5, 10] });
+    expect([listed.status, listed.body.cost, listed.body.cost_details.values]).toEqual([200, '$5 – $10', ['5', '10']]);
+    const numeric = await cal.call('administrator', 'POST', `${NS}/events/${made.body.id}`, { cost: 7.5 });
+    expect([numeric.status, numeric.body.cost, numeric.body.cost_details.values]).toEqual([200, '$7.5', ['7.5']]);
+  });
+});
