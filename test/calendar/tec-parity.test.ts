@@ -21,3 +21,29 @@ describe.each(storeVariants())('parity with The Events Calendar ($label)', (vari
     expect([numeric.status, numeric.body.cost, numeric.body.cost_details.values]).toEqual([200, '$7.5', ['7.5']]);
   });
 });
+
+describe.each(storeVariants())('parity with The Events Calendar: searches ($label)', (variant) => {
+  const cal = useCalendar({ store: variant });
+
+  it('a search that matches nothing answers an empty list, total 0, for every list', async () => {
+    await cal.call('administrator', 'POST', `${NS}/venues`, { venue: 'Main Hall', city: 'Springfield' });
+    await cal.call('administrator', 'POST', `${NS}/organizers`, { organizer: 'Jazz Society' });
+    await cal.call('administrator', 'POST', `${NS}/categories`, { name: 'Music' });
+    await cal.call('administrator', 'POST', `${NS}/tags`, { name: 'Outdoor' });
+    await cal.call('administrator', 'POST', `${NS}/events`, { title: 'Jazz Night', ...when });
+    for (const [list, extra] of [
+      ['venues', ''],
+      ['organizers', ''],
+      ['events', ''],
+      ['categories', '&hide_empty=0'],
+      ['tags', '&hide_empty=0'],
+    ] as const) {
+      for (const role of ['anonymous', 'administrator'] as const) {
+        // The unfiltered list first: its cached answer must not stand in for the search.
+        expect((await cal.get(`${NS}/${list}?${extra.slice(1)}`, role)).body.total).toBeGreaterThan(0);
+        const answer = await cal.get(`${NS}/${list}?search=zzzz${extra}`, role);
+        expect([list, role, answer.status, answer.body[list], answer.body.total, answer.header('X-TEC-Total')]).toEqual([list, role, 200, [], 0, '0']);
+      }
+    }
+  });
+});
