@@ -47,3 +47,35 @@ describe.each(storeVariants())('parity with The Events Calendar: searches ($labe
     }
   });
 });
+
+describe.each(storeVariants().flatMap((store) => (['express', 'fastify'] as const).map((adapter) => ({ store, adapter, label: `${store.label}, ${adapter}` }))))(
+  'parity with The Events Calendar: Allow on a missing record ($label)',
+  ({ store, adapter }) => {
+  const cal = useCalendar({ store, adapter });
+
+  it('lists every method the matched route allows the caller, whichever endpoint failed', async () => {
+    const venue = await cal.call('administrator', 'POST', `${NS}/venues`, { venue: 'Main Hall' });
+    const organizer = await cal.call('administrator', 'POST', `${NS}/organizers`, { organizer: 'Jazz Society' });
+    const event = await cal.call('administrator', 'POST', `${NS}/events`, { title: 'Jazz Night', ...when });
+    const category = await cal.call('administrator', 'POST', `${NS}/categories`, { name: 'Music' });
+    const tag = await cal.call('administrator', 'POST', `${NS}/tags`, { name: 'Outdoor' });
+    for (const [list, id] of [
+      ['venues', venue.body.id],
+      ['organizers', organizer.body.id],
+      ['events', event.body.id],
+      ['categories', category.body.id],
+      ['tags', tag.body.id],
+    ] as const) {
+      const existing = (await cal.get(`${NS}/${list}/${id}`, 'administrator')).header('Allow');
+      expect(existing?.split(', ').length).toBeGreaterThan(1);
+      for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) {
+        const answer = await cal.call('administrator', method, `${NS}/${list}/999999`, method === 'GET' || method === 'DELETE' ? undefined : {});
+        if (answer.status === 404 && answer.body.code === 'rest_no_route') continue;
+        expect([list, method, answer.status >= 400, answer.header('Allow')]).toEqual([list, method, true, existing]);
+      }
+      const anonymous = await cal.call('anonymous', 'DELETE', `${NS}/${list}/999999`);
+      expect([list, anonymous.header('Allow')]).toEqual([list, (await cal.get(`${NS}/${list}/${id}`)).header('Allow')]);
+    }
+  });
+  },
+);
