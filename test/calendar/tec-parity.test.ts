@@ -79,3 +79,43 @@ describe.each(storeVariants().flatMap((store) => (['express', 'fastify'] as cons
   });
   },
 );
+
+describe.each(storeVariants())('parity with The Events Calendar: venue and organizer fields ($label)', (variant) => {
+  const cal = useCalendar({ store: variant });
+  const keys = (body: Record<string, unknown>) => Object.keys(body).filter((key) => !['json_ld'].includes(key));
+
+  it('writes the state-or-province from what each create and update sends, and leaves out what is empty', async () => {
+    const hall = await cal.call('administrator', 'POST', `${NS}/venues`, { venue: 'Main Hall', city: 'Springfield', state: 'IL', country: 'United States' });
+    expect([hall.status, hall.body.stateprovince]).toEqual([201, 'IL']);
+    // A partial update that names none of state, province or state-or-province empties it, as TEC's save does.
+    const partial = await cal.call('administrator', 'POST', `${NS}/venues/${hall.body.id}`, { city: 'Shelbyville' });
+    expect([partial.status, partial.body.city, partial.body.state, 'stateprovince' in partial.body]).toEqual([200, 'Shelbyville', 'IL', false]);
+    // The state counts only with no country, "US" or "United States"; else the province.
+    const abroad = await cal.call('administrator', 'POST', `${NS}/venues`, { venue: 'Abroad', state: 'Kent', country: 'United Kingdom' });
+    expect([abroad.status, 'stateprovince' in abroad.body]).toEqual([201, false]);
+    const full = await cal.call('administrator', 'POST', `${NS}/venues/${abroad.body.id}`, {
+      venue: 'Abroad',
+      address: '1 Front Street',
+      city: 'Toronto',
+      country: 'Canada',
+      state: 'ON',
+      province: 'Ontario',
+      zip: 'M5V',
+      phone: '+1 416 555 0100',
+      website: 'http://example.com/abroad',
+    });
+    expect([full.status, full.body.stateprovince]).toEqual([200, 'Ontario']);
+    expect(keys(full.body)).toEqual(keys((await cal.get(`${NS}/venues/${abroad.body.id}`)).body));
+    const us = await cal.call('administrator', 'POST', `${NS}/venues/${abroad.body.id}`, { state: 'NY', country: 'US', province: 'Ontario' });
+    expect(us.body.stateprovince).toBe('NY');
+    const given = await cal.call('administrator', 'POST', `${NS}/venues/${abroad.body.id}`, { stateprovince: 'Somewhere', state: 'NY' });
+    expect(given.body.stateprovince).toBe('Somewhere');
+    // Emptied fields leave the answer, on venues and organizers alike.
+    const emptied = await cal.call('administrator', 'POST', `${NS}/venues/${abroad.body.id}`, { phone: '', website: '', zip: '' });
+    expect(['phone', 'website', 'zip', 'stateprovince'].filter((key) => key in emptied.body)).toEqual([]);
+    const organizer = await cal.call('administrator', 'POST', `${NS}/organizers`, { organizer: 'Jazz Society', phone: '555', email: 'jazz@example.com' });
+    expect([organizer.body.phone, 'website' in organizer.body]).toEqual(['555', false]);
+    const organizerEmptied = await cal.call('administrator', 'POST', `${NS}/organizers/${organizer.body.id}`, { phone: '' });
+    expect([organizerEmptied.status, 'phone' in organizerEmptied.body, 'email' in organizerEmptied.body]).toEqual([200, false, true]);
+  });
+});
