@@ -119,3 +119,20 @@ describe.each(storeVariants())('parity with The Events Calendar: venue and organ
     expect([organizerEmptied.status, 'phone' in organizerEmptied.body, 'email' in organizerEmptied.body]).toEqual([200, false, true]);
   });
 });
+
+describe.each(storeVariants())('parity with The Events Calendar: JSON-LD offers ($label)', (variant) => {
+  const usd = useCalendar({ store: variant });
+  const euro = useCalendar({ store: variant, settings: { currency_code: 'EUR', currency_symbol: '€' } });
+
+  it('gives the currency code setting as priceCurrency, never the symbol', async () => {
+    for (const [cal, code] of [
+      [usd, 'USD'],
+      [euro, 'EUR'],
+    ] as const) {
+      const made = await cal.call('administrator', 'POST', `${NS}/events`, { title: 'Priced', ...when, cost: '$5' });
+      expect(made.body.cost_details.currency_symbol).toBe('$');
+      const single = await cal.get(`${NS}/events/${made.body.id}`);
+      expect(single.body.json_ld.offers).toMatchObject({ '@type': 'Offer', price: '5', priceCurrency: code });
+    }
+  });
+});

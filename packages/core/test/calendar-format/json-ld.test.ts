@@ -184,9 +184,13 @@ describe('eventJsonLd details', () => {
     expect(built.eventStatus).toBe('https://schema.org/EventCancelled');
   });
 
-  it('uses the stored currency symbol as priceCurrency (upstream) and USD otherwise', () => {
+  it('gives priceCurrency as a currency code: the event\'s own, else the site\'s default (never the symbol)', () => {
     const withSymbol = eventJsonLd({ event: { ...event, cost: ['$120'], currencySymbol: '$', currencyPosition: 'prefix' }, permalink: 'http://x/e/', settings: SETTINGS });
-    expect(withSymbol.offers).toMatchObject({ price: '120', priceCurrency: '$' });
+    expect(withSymbol.offers).toMatchObject({ price: '120', priceCurrency: 'USD' });
+    const euro = eventJsonLd({ event: { ...event, cost: ['120'] }, permalink: 'http://x/e/', settings: { ...SETTINGS, currency_code: 'EUR' } });
+    expect(euro.offers).toMatchObject({ priceCurrency: 'EUR' });
+    const own = eventJsonLd({ event: { ...event, cost: ['120'], currencyCode: 'GBP' }, permalink: 'http://x/e/', settings: { ...SETTINGS, currency_code: 'EUR' } });
+    expect(own.offers).toMatchObject({ priceCurrency: 'GBP' });
   });
 
   it('describes from the trimmed content when there is no excerpt', () => {
