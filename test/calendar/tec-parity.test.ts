@@ -136,3 +136,22 @@ describe.each(storeVariants())('parity with The Events Calendar: JSON-LD offers 
     }
   });
 });
+
+describe.each(storeVariants())('parity with The Events Calendar: term list order ($label)', (variant) => {
+  const cal = useCalendar({ store: variant });
+
+  it('orders ascending only for ASC in any case; any other order is descending', async () => {
+    for (const list of ['categories', 'tags']) {
+      for (const name of ['Bravo', 'Alpha', 'Charlie']) await cal.call('administrator', 'POST', `${NS}/${list}`, { name });
+      const names = async (query: string) => (await cal.get(`${NS}/${list}?hide_empty=0${query}`)).body[list].map((term: { name: string }) => term.name);
+      const ascending = ['Alpha', 'Bravo', 'Charlie'];
+      const descending = [...ascending].reverse();
+      expect(await names('')).toEqual(ascending);
+      for (const order of ['asc', 'ASC', 'Asc']) expect([order, await names(`&order=${order}`)]).toEqual([order, ascending]);
+      for (const order of ['desc', 'sideways', 'ascending']) expect([order, await names(`&order=${order}`)]).toEqual([order, descending]);
+      // An unknown orderby sorts by name, in the order asked.
+      expect(await names('&orderby=sideways&order=desc')).toEqual(descending);
+      expect(await names('&orderby=NAME')).toEqual(ascending);
+    }
+  });
+});
