@@ -5,10 +5,11 @@ import { redirection } from './020_redirection.js';
 import { contactForms } from './030_contact_forms.js';
 import { popups } from './031_popups.js';
 import { media } from './040_media.js';
+import { firstTermId } from './060_first_term_id.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Never edit a released one: add the next version. */
-export const MIGRATIONS: readonly Migration[] = [initial, changeVersion, uniqueSlugs, redirection, contactForms, popups, media];
+export const MIGRATIONS: readonly Migration[] = [initial, changeVersion, uniqueSlugs, redirection, contactForms, popups, media, firstTermId];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 
