@@ -155,3 +155,87 @@ describe.each(storeVariants())('parity with The Events Calendar: term list order
     }
   });
 });
+
+describe.each(storeVariants())('parity with The Events Calendar: password-protected posts through wp/v2 ($label)', (variant) => {
+  const cal = useCalendar({ store: variant });
+  const WP = '/wp/v2';
+
+  it('sets a password through WordPress\'s post route, with its permission rules and answer shape', async () => {
+    const made = await cal.call('author', 'POST', `${NS}/events`, { title: 'Members only', ...when, description: 'Secret agenda', cost: '$5', all_day: false });
+    const id = made.body.id as number;
+    // Others may not edit the author's event; anonymous callers neither.
+    const refused = await cal.call('contributor', 'POST', `${WP}/cal_events/${id}`, { password: 'x' });
+    expect([refused.status, refused.body.code]).toEqual([403, 'rest_cannot_edit']);
+    expect((await cal.call('anonymous', 'POST', `${WP}/cal_events/${id}`, { password: 'x' })).status).toBe(401);
+    expect((await cal.call('author', 'POST', `${WP}/cal_events/999999`, { password: 'x' })).body.code).toBe('rest_post_invalid_id');
+    expect((await cal.call('author', 'POST', `${WP}/cal_venue/${id}`, { password: 'x' })).body.code).toBe('rest_post_invalid_id');
+
+    const set = await cal.call('author', 'POST', `${WP}/cal_events/${id}`, { password: 'letmein', title: 'Members only!', excerpt: 'Short' });
+    expect(set.status).toBe(200);
+    expect(Object.keys(set.body)).toEqual([
+      'id', 'date', 'date_gmt', 'guid', 'modified', 'modified_gmt', 'password', 'slug', 'status', 'type', 'link', 'title', 'content', 'excerpt',
+      'author', 'featured_media', 'template', 'meta', 'tags', 'cal_events_cat', 'permalink_template', 'generated_slug', 'class_list', '_links',
+    ]);
+    expect(set.body).toMatchObject({
+      id,
+      password: 'letmein',
+      status: 'publish',
+      type: 'cal_events',
+      title: { raw: 'Members only!', rendered: 'Members only!' },
+      content: { raw: 'Secret agenda', rendered: '<p>Secret agenda</p>\n', protected: true, block_version: 0 },
+      excerpt: { raw: 'Short', rendered: '<p>Short</p>\n', protected: true },
+      author: cal.users.author.id,
+      featured_media: 0,
+    });
+    expect(set.body.meta).toMatchObject({ _EventCost: '$5', _EventCurrencySymbol: '$', _EventAllDay: false });
+    expect(set.body._links.self[0]).toEqual({ href: `http://127.0.0.1:8080/api${WP}/cal_events/${id}`, targetHints: { allow: ['GET', 'POST', 'PUT', 'PATCH'] } });
+
+    // Read: anonymous callers get the post with its content withheld; a wrong password is refused.
+    const view = await cal.get(`${WP}/cal_events/${id}`);
+    expect([view.status, view.body.content, view.body.excerpt, 'password' in view.body]).toEqual([
+      200,
+      { rendered: '', protected: true },
+      { rendered: '', protected: true },
+      false,
+    ]);
+    expect((await cal.get(`${WP}/cal_events/${id}?password=wrong`)).body.code).toBe('rest_post_incorrect_password');
+    expect((await cal.get(`${WP}/cal_events/${id}?password=letmein`)).body.content.rendered).toBe('<p>Secret agenda</p>\n');
+    expect((await cal.get(`${WP}/cal_events/${id}?context=edit`)).body.code).toBe('rest_forbidden_context');
+
+    // The calendar's own routes now treat the event as protected, as TEC does.
+    const listed = (await cal.get(`${NS}/events?include=${id}`)).body.events[0];
+    expect(listed).toMatchObject({ title: 'Members only!', description: '', excerpt: '', all_day: null, cost: '' });
+    expect((await cal.get(`${NS}/events/${id}`)).body.code).toBe('event-password-protected');
+    const unlocked = await cal.get(`${NS}/events/${id}?password=letmein`);
+    expect([unlocked.status, unlocked.body.description, 'json_ld' in unlocked.body]).toEqual([200, '<p>Secret agenda</p>', false]);
+
+    // Removing the password, publishing rules and drafts of the same route.
+    const cleared = await cal.call('author', 'PATCH', `${WP}/cal_events/${id}`, { password: '', status: 'draft', slug: 'members' });
+    expect([cleared.body.password, cleared.body.status, cleared.body.content.protected]).toEqual(['', 'draft', false]);
+    expect('json_ld' in (await cal.get(`${NS}/events/${id}`, 'author')).body).toBe(true);
+    const contributorEvent = await cal.call('contributor', 'POST', `${NS}/events`, { title: 'Pending', ...when });
+    const publish = await cal.call('contributor', 'POST', `${WP}/cal_events/${contributorEvent.body.id}`, { status: 'publish' });
+    expect([publish.status, publish.body.code]).toEqual([403, 'rest_cannot_publish']);
+  });
+
+  it('serves venues and organizers the same way, and lists the routes in the index', async () => {
+    const venue = await cal.call('administrator', 'POST', `${NS}/venues`, { venue: 'Club', city: 'Springfield' });
+    const organizer = await cal.call('administrator', 'POST', `${NS}/organizers`, { organizer: 'Society', phone: '555' });
+    const protectedVenue = await cal.call('administrator', 'POST', `${WP}/cal_venue/${venue.body.id}`, { password: 'pw', date: '2026-11-01T10:00:00' });
+    expect(protectedVenue.body).toMatchObject({ type: 'cal_venue', password: 'pw', date: '2026-11-01T10:00:00', date_gmt: '2026-11-01T10:00:00' });
+    expect(protectedVenue.body.meta).toMatchObject({ _VenueCity: 'Springfield' });
+    const venueList = (await cal.get(`${NS}/venues`)).body.venues.find((v: { id: number }) => v.id === venue.body.id);
+    expect(venueList).toMatchObject({ venue: [], city: '' });
+    const venueSingle = await cal.get(`${NS}/venues/${venue.body.id}?password=pw`);
+    expect([venueSingle.body.city, 'json_ld' in venueSingle.body]).toEqual(['Springfield', false]);
+    // An event at a protected venue gets `location: false` in its JSON-LD, as TEC's venue JSON-LD is empty.
+    const event = await cal.call('administrator', 'POST', `${NS}/events`, { title: 'At the club', ...when, venue: venue.body.id });
+    expect((await cal.get(`${NS}/events/${event.body.id}`)).body.json_ld.location).toBe(false);
+    const org = await cal.call('administrator', 'PUT', `${WP}/cal_organizer/${organizer.body.id}`, { title: { raw: 'Society & Co' } });
+    expect(org.body.title).toEqual({ raw: 'Society & Co', rendered: 'Society &#038; Co' });
+    const index = (await cal.get('/')).body.routes;
+    for (const type of ['cal_venue', 'cal_organizer', 'cal_events']) {
+      expect(index[`${WP}/${type}/(?P<id>[\\d]+)`].methods).toEqual(['GET', 'POST', 'PUT', 'PATCH']);
+    }
+  });
+});
