@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { calendar } from '@siterest/core';
 import { storeVariants } from '../support/stores.js';
 import { NS, useCalendar } from './harness.js';
 
@@ -237,5 +238,23 @@ describe.each(storeVariants())('parity with The Events Calendar: password-protec
     for (const type of ['cal_venue', 'cal_organizer', 'cal_events']) {
       expect(index[`${WP}/${type}/(?P<id>[\\d]+)`].methods).toEqual(['GET', 'POST', 'PUT', 'PATCH']);
     }
+  });
+});
+
+describe.each(storeVariants())('password protection from server-side code ($label)', (variant) => {
+  const cal = useCalendar({ store: variant });
+
+  it('sets and removes a post password through the library API', async () => {
+    const made = await cal.call('administrator', 'POST', `${NS}/events`, { title: 'Board meeting', ...when, description: 'Minutes' });
+    // A list answered (and cached) before the change must not outlive it.
+    expect((await cal.get(`${NS}/events?include=${made.body.id}`)).body.events[0].description).toBe('<p>Minutes</p>');
+    const updated = await calendar.setPostPassword(cal.site.store, made.body.id, 'board');
+    expect(updated).toMatchObject({ id: made.body.id, password: 'board' });
+    expect((await cal.get(`${NS}/events?include=${made.body.id}`)).body.events[0]).toMatchObject({ description: '', all_day: null });
+    expect((await cal.get(`${NS}/events/${made.body.id}?password=board`)).body.description).toBe('<p>Minutes</p>');
+    await calendar.setPostPassword(cal.site.store, made.body.id, '');
+    expect((await cal.get(`${NS}/events/${made.body.id}`)).body.description).toBe('<p>Minutes</p>');
+    expect(await calendar.setPostPassword(cal.site.store, 999999, 'x')).toBeNull();
+    await expect(calendar.setPostPassword(cal.site.store, made.body.id, 'x'.repeat(256))).rejects.toThrow(TypeError);
   });
 });
