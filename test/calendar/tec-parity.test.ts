@@ -258,3 +258,25 @@ describe.each(storeVariants())('password protection from server-side code ($labe
     await expect(calendar.setPostPassword(cal.site.store, made.body.id, 'x'.repeat(256))).rejects.toThrow(TypeError);
   });
 });
+
+describe.each(storeVariants())('deviations kept on purpose ($label)', (variant) => {
+  const cal = useCalendar({ store: variant });
+
+  it('links an existing tag given by name, reads UTC+2 as two hours, and changes only named fields', async () => {
+    const tag = await cal.call('administrator', 'POST', `${NS}/tags`, { name: 'Outdoor' });
+    const made = await cal.call('administrator', 'POST', `${NS}/events`, {
+      title: 'Picnic',
+      start_date: '2027-06-01 10:00:00',
+      end_date: '2027-06-01 12:00:00',
+      timezone: 'UTC+2',
+      tags: ['Outdoor'],
+      featured: true,
+      website: 'http://example.com/picnic',
+    });
+    expect(made.body.tags.map((t: { id: number }) => t.id)).toEqual([tag.body.id]);
+    expect((await cal.get(`${NS}/tags?hide_empty=0`)).body.total).toBe(1);
+    expect([made.body.utc_start_date, made.body.utc_end_date]).toEqual(['2027-06-01 08:00:00', '2027-06-01 10:00:00']);
+    const updated = await cal.call('administrator', 'POST', `${NS}/events/${made.body.id}`, { title: 'Picnic (moved)' });
+    expect(updated.body).toMatchObject({ title: 'Picnic (moved)', featured: true, website: 'http://example.com/picnic', date: made.body.date });
+  });
+});
