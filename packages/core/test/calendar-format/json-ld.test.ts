@@ -229,6 +229,10 @@ describe('JSON-LD helpers', () => {
     expect(eventJsonLdUrl('http://127.0.0.1:8080/event/jazz-night', true)).toBe('http://127.0.0.1:8080/event/jazz-night/');
     expect(eventJsonLdUrl('http://127.0.0.1:8080/?cal_events=jazz-night', false)).toBe('http://127.0.0.1:8080/?cal_events=jazz-night');
   });
+
+  it('eventJsonLdUrl keeps a query value whose escapes do not decode (PHP urldecode never fails)', () => {
+    expect(eventJsonLdUrl('http://127.0.0.1:8080/?cal_events=%ff&p=1', true)).toBe('http://127.0.0.1:8080/?cal_events=%ff&p=1%2F/');
+  });
 });
 
 describe('antispambot', () => {

@@ -128,7 +128,13 @@ export function eventJsonLdUrl(permalink: string, prettyPermalinks: boolean): st
     .map((pair) => {
       const eq = pair.indexOf('=');
       if (eq === -1) return pair;
-      const value = decodeURIComponent(pair.slice(eq + 1).replace(/\+/g, ' '));
+      // PHP's urldecode never fails; a malformed escape (`%ff` alone) is kept as written.
+      let value: string;
+      try {
+        value = decodeURIComponent(pair.slice(eq + 1).replace(/\+/g, ' '));
+      } catch {
+        return pair;
+      }
       return `${pair.slice(0, eq)}=${phpUrlencode(value)}`;
     })
     .join('&');
