@@ -24,7 +24,7 @@ const withNewline = (html: string) => (html ? `${html}\n` : '');
  * can_access_password_content): the right `password`, or `context=edit` with the right to edit the post.
  * Without a password there is nothing to unlock.
  */
-export function passwordAccess(request: ApiRequest, kind: CalendarPostKind, post: PostRecord): boolean {
+function passwordAccess(request: ApiRequest, kind: CalendarPostKind, post: PostRecord): boolean {
   if (!post.password) return true;
   const given = request.get('password');
   if (typeof given === 'string' && given !== '' && given !== post.password) return false;
