@@ -59,7 +59,7 @@ describe.each(storeVariants())('calendar input validation ($label)', (variant) =
     await invalid('POST', `${NS}/events`, { ...valid, author: 999 }, 'author');
     await invalid('POST', `${NS}/events`, { ...valid, show_map: 'perhaps' }, 'show_map');
     await invalid('POST', `${NS}/events`, { ...valid, all_day: 'yes' }, 'all_day');
-    await invalid('POST', `${NS}/events`, { ...valid, cost: { amount: 5 } }, 'cost');
+    await invalid('POST', `${NS}/events`, { ...valid, cost: { amount: [5] } }, 'cost');
     await invalid('POST', `${NS}/events`, { ...valid, venue: 999 }, 'venue');
     await invalid('POST', `${NS}/events`, { ...valid, organizer: [1, 'x'] }, 'organizer');
     // Featured images need the media library, which siterest does not have yet.

@@ -10,7 +10,7 @@ import { normalizeEmails, SITE_ORIGIN, translateIndex, translatePath, translateS
 const NOT_REPLAYED: Record<string, string> = {
   '005': 'the OpenAPI document is generated from the routes; packages/core/test/openapi compares it with this capture, deviations listed',
   '007': 'tec/v1 is not part of siterest',
-  '072': 'wp/v2 is not part of siterest',
+  '072': 'of the calendar types\' wp/v2 routes siterest serves single posts only (GET and update), not the collection',
   '073': 'tec/v1 is not part of siterest',
   '074': 'tec/v1 is not part of siterest',
   '075': 'tec/v1 is not part of siterest',

@@ -43,8 +43,28 @@ function servedNamespace(namespace: string): boolean {
 
 const SERVED_WP_V2 = new Set(['/wp/v2', '/wp/v2/media', '/wp/v2/media/(?P<id>[\\d]+)']);
 
+/**
+ * The calendar's post routes of `wp/v2` (docs/compatibility.md): siterest serves reading and updating one post,
+ * with the fields TEC clients set there, and no batch requests. The captured route is reduced to that.
+ */
+const CALENDAR_POST_ROUTE = /^\/wp\/v2\/cal_(venue|organizer|events)\/\(\?P<id>\[\\d\]\+\)$/;
+const SERVED_POST_ARGS: Record<string, string[]> = {
+  GET: ['id', 'context', 'excerpt_length', 'password'],
+  POST: ['id', 'date', 'date_gmt', 'slug', 'status', 'password', 'title', 'content', 'excerpt', 'featured_media'],
+};
+
+function servedPostRoute(route: Record<string, any>): Record<string, any> {
+  const endpoints = (route.endpoints as Array<Record<string, any>>)
+    .filter((endpoint) => SERVED_POST_ARGS[endpoint.methods[0]])
+    .map(({ allow_batch: _batch, ...endpoint }): Record<string, any> => ({
+      ...endpoint,
+      args: Object.fromEntries(Object.entries(endpoint.args).filter(([name]) => SERVED_POST_ARGS[endpoint.methods[0]]!.includes(name))),
+    }));
+  return { ...route, methods: endpoints.flatMap((endpoint) => endpoint.methods as string[]), endpoints };
+}
+
 function servedRoute(pattern: string, namespace: string): boolean {
-  return namespace === 'wp/v2' ? SERVED_WP_V2.has(pattern) : servedNamespace(namespace);
+  return namespace === 'wp/v2' ? SERVED_WP_V2.has(pattern) || CALENDAR_POST_ROUTE.test(pattern) : servedNamespace(namespace);
 }
 
 /**
@@ -69,7 +89,7 @@ export function translateIndex(body: Record<string, any>): Record<string, any> {
     out.routes = Object.fromEntries(
       Object.entries(out.routes as Record<string, { namespace: string }>)
         .filter(([pattern, route]) => pattern === '/' || servedRoute(pattern, route.namespace))
-        .map(([pattern, route]) => [pattern, route.namespace === 'wp/v2' ? withoutAddOns(route) : route]),
+        .map(([pattern, route]) => [pattern, route.namespace === 'wp/v2' ? withoutAddOns(CALENDAR_POST_ROUTE.test(pattern) ? servedPostRoute(route) : route) : route]),
     );
   }
   if (out._links?.['wp:active-theme']) {

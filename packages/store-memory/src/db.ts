@@ -20,7 +20,7 @@ import { RedirectionTables } from './redirection/tables.js';
 export interface MemoryStoreOptions {
   /**
    * Where the id sequences start (a site moving from WordPress continues its sequences so that imported
-   * and new ids never collide). Defaults: posts 1, terms 1, users 1.
+   * and new ids never collide). Defaults: posts 1, terms 2 (term 1 is a fresh WordPress's "Uncategorized"), users 1.
    */
   firstIds?: { post?: number; term?: number; user?: number };
 }
@@ -75,7 +75,8 @@ export class MemoryDb {
 
   constructor(options: MemoryStoreOptions) {
     this.nextPostId = { value: options.firstIds?.post ?? 1 };
-    this.nextTermId = { value: options.firstIds?.term ?? 1 };
+    // Term 1 is WordPress's "Uncategorized" on a fresh site: the first term made is 2.
+    this.nextTermId = { value: options.firstIds?.term ?? 2 };
     this.nextUserId = { value: options.firstIds?.user ?? 1 };
   }
 }

@@ -417,6 +417,12 @@ export function storeContractSuite(name: string, factory: StoreFactory): void {
         ...extra,
       });
 
+      it('gives the first term id 2, as a fresh WordPress whose term 1 is "Uncategorized"', async () => {
+        const first = await store.terms.create(term('Music'));
+        const second = await store.terms.create(term('Outdoor', { taxonomy: TAG }));
+        expect([first.id, second.id]).toEqual([2, 3]);
+      });
+
       it('creates, finds and updates terms', async () => {
         const music = await store.terms.create(term('Music', { description: 'Concerts &amp; gigs' }));
         expect(music).toEqual({ ...term('Music', { description: 'Concerts &amp; gigs' }), id: music.id, count: 0, termGroup: 0 });

@@ -81,10 +81,23 @@ describe('cost: storing what was sent', () => {
     expect(parseCurrencyPosition('$5, $10')).toBe('prefix');
   });
 
-  it('rejects what is neither a string nor a list', () => {
-    expect(parseCostInput({ a: 1 })).toBeNull();
-    expect(parseCostInput(null)).toBeNull();
+  it('stores what TEC stores for numbers, objects, booleans and lists of numbers', () => {
+    expect(parseCostInput({ amount: 5 })).toEqual({ rows: ['5'], cost: '5', currencySymbol: '', currencyCode: '', currencyPosition: '' });
     expect(parseCostInput(15)!.rows).toEqual(['15']);
+    expect(parseCostInput(12.5)!.rows).toEqual(['12.5']);
+    expect(parseCostInput(1e21)!.rows).toEqual(['1.0E+21']);
+    expect(parseCostInput([5, 10])!.rows).toEqual(['5', '10']);
+    expect(parseCostInput(true)!.rows).toEqual(['1']);
+    // An object's values keep their symbol only where PHP finds them by position (keys "0", "1", …).
+    expect(parseCostInput({ 0: '$5' })).toMatchObject({ rows: ['$5'], currencySymbol: '$', currencyPosition: 'prefix' });
+    expect(parseCostInput({ a: '$5' })).toMatchObject({ rows: ['$5'], currencySymbol: '', currencyPosition: '' });
+    for (const falsy of [null, false, 0, [], {}]) expect(parseCostInput(falsy)!.rows).toEqual([]);
+  });
+
+  it('rejects values that are themselves lists or objects', () => {
+    expect(parseCostInput({ a: [1] })).toBeNull();
+    expect(parseCostInput([[5]])).toBeNull();
+    expect(parseCostInput([{ amount: 5 }])).toBeNull();
   });
 });
 

@@ -184,9 +184,13 @@ describe('eventJsonLd details', () => {
     expect(built.eventStatus).toBe('https://schema.org/EventCancelled');
   });
 
-  it('uses the stored currency symbol as priceCurrency (upstream) and USD otherwise', () => {
+  it('gives priceCurrency as a currency code: the event\'s own, else the site\'s default (never the symbol)', () => {
     const withSymbol = eventJsonLd({ event: { ...event, cost: ['$120'], currencySymbol: '$', currencyPosition: 'prefix' }, permalink: 'http://x/e/', settings: SETTINGS });
-    expect(withSymbol.offers).toMatchObject({ price: '120', priceCurrency: '$' });
+    expect(withSymbol.offers).toMatchObject({ price: '120', priceCurrency: 'USD' });
+    const euro = eventJsonLd({ event: { ...event, cost: ['120'] }, permalink: 'http://x/e/', settings: { ...SETTINGS, currency_code: 'EUR' } });
+    expect(euro.offers).toMatchObject({ priceCurrency: 'EUR' });
+    const own = eventJsonLd({ event: { ...event, cost: ['120'], currencyCode: 'GBP' }, permalink: 'http://x/e/', settings: { ...SETTINGS, currency_code: 'EUR' } });
+    expect(own.offers).toMatchObject({ priceCurrency: 'GBP' });
   });
 
   it('describes from the trimmed content when there is no excerpt', () => {
@@ -224,6 +228,10 @@ describe('JSON-LD helpers', () => {
     expect(eventJsonLdUrl('http://127.0.0.1:8080/event/jazz-night/', true)).toBe('http://127.0.0.1:8080/event/jazz-night/');
     expect(eventJsonLdUrl('http://127.0.0.1:8080/event/jazz-night', true)).toBe('http://127.0.0.1:8080/event/jazz-night/');
     expect(eventJsonLdUrl('http://127.0.0.1:8080/?cal_events=jazz-night', false)).toBe('http://127.0.0.1:8080/?cal_events=jazz-night');
+  });
+
+  it('eventJsonLdUrl keeps a query value whose escapes do not decode (PHP urldecode never fails)', () => {
+    expect(eventJsonLdUrl('http://127.0.0.1:8080/?cal_events=%ff&p=1', true)).toBe('http://127.0.0.1:8080/?cal_events=%ff&p=1%2F/');
   });
 });
 

@@ -7,3 +7,4 @@ export {
   TAG_TAXONOMY,
   VENUE_TYPE,
 } from './constants.js';
+export { setPostPassword } from '../calendar-posts/password.js';

@@ -18,7 +18,7 @@ export const idArg: ArgSpec = { description: 'Unique identifier for the post.', 
  * Title, caption and description come as a string or as `{ raw }` (WordPress skips schema validation for
  * them); either way a string, and bounded.
  */
-const rawOrString: ArgValidator = (value, { param }) => {
+export const rawOrString: ArgValidator = (value, { param }) => {
   const text = isPlainObject(value) ? value.raw : value;
   if (text === undefined && isPlainObject(value)) return true;
   if (typeof text !== 'string') return ApiError.detail('rest_invalid_type', `${param} is not of type string.`, { param });

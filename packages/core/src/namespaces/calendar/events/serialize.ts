@@ -139,8 +139,9 @@ export function serializeEvent(event: EventRecord, relations: EventRelations, op
       permalink: url,
       settings,
       imageUrl: urlOf(event.imageId),
-      venue: venues[0] ? { venue: venues[0], imageUrl: urlOf(venues[0].imageId) } : null,
-      organizer: organizers[0] ? { organizer: organizers[0], imageUrl: urlOf(organizers[0].imageId) } : null,
+      // TEC's JSON-LD leaves out every post whose password is required (always, over REST: no cookie).
+      venue: venues[0] ? (venues[0].password ? 'hidden' : { venue: venues[0], imageUrl: urlOf(venues[0].imageId) }) : null,
+      organizer: organizers[0] ? (organizers[0].password ? 'hidden' : { organizer: organizers[0], imageUrl: urlOf(organizers[0].imageId) }) : null,
     });
   }
   return data;

@@ -220,8 +220,12 @@ function phpEmptyCost(cost: string | readonly string[]): boolean {
   return typeof cost === 'string' ? cost === '' || cost === '0' : cost.length === 0;
 }
 
-/** `parse_currency_symbol`: what surrounds the numbers, if the same everywhere; null when none/inconsistent. */
-export function parseCurrencySymbol(cost: string | readonly string[]): string | null {
+/**
+ * `parse_currency_symbol`: what surrounds the numbers, if the same everywhere; null when none/inconsistent.
+ * `originalAt` reads the i-th original value as PHP's `$original[ $i ]` does (an object sent as the cost has
+ * no index 0: its values then read as empty).
+ */
+export function parseCurrencySymbol(cost: string | readonly string[], originalAt?: (index: number) => string): string | null {
   if (phpEmptyCost(cost)) return null;
   const originals = splitForCurrency(cost);
   const pairs = parseCostRange(originals, null, false);
@@ -231,7 +235,8 @@ export function parseCurrencySymbol(cost: string | readonly string[]): string | 
   let first: string | null = null;
   for (const [i, [key, value]] of pairs.entries()) {
     if (!isNumeric(key)) continue;
-    const symbol = phpTrimChars((originals[i] ?? '').split(value).join(''));
+    const original = originalAt ? originalAt(i) : (originals[i] ?? '');
+    const symbol = phpTrimChars(original.split(value).join(''));
     if (first === null) first = symbol;
     else if (symbol !== first) return null;
   }
@@ -239,10 +244,10 @@ export function parseCurrencySymbol(cost: string | readonly string[]): string | 
 }
 
 /** `parse_currency_position`: `prefix` when every value starts with the symbol, `postfix` when none does. */
-export function parseCurrencyPosition(cost: string | readonly string[]): 'prefix' | 'postfix' | null {
+export function parseCurrencyPosition(cost: string | readonly string[], originalAt?: (index: number) => string): 'prefix' | 'postfix' | null {
   if (phpEmptyCost(cost)) return null;
   const originals = splitForCurrency(cost);
-  const symbol = parseCurrencySymbol(originals);
+  const symbol = parseCurrencySymbol(originals, originalAt);
   if (!symbol) return null;
   const positions: Array<'prefix' | 'postfix'> = [];
   for (const original of originals) {
@@ -269,25 +274,67 @@ export interface StoredCost {
   currencyPosition: string;
 }
 
+/** PHP's string of a float (`5`, `5.5`, `1.0E+21`): what a number sent as the cost is stored as. */
+function phpNumberString(value: number): string {
+  const text = String(value);
+  const m = /^(-?)(\d+)(?:\.(\d+))?e([+-])(\d+)$/.exec(text);
+  if (!m) return text;
+  return `${m[1]}${m[2]}.${m[3] ?? '0'}E${m[4]}${m[5]}`;
+}
+
+/** A scalar as `add_metadata` stores it: numbers as PHP prints them, true "1", false and null "". */
+function scalarRow(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return Number.isFinite(value) ? phpNumberString(value) : undefined;
+  if (typeof value === 'boolean') return value ? '1' : '';
+  if (value === null) return '';
+  return undefined;
+}
+
 /**
- * What TEC's REST insert/update stores for a `cost` parameter (string or list of strings): the value(s) as rows
- * and the symbol and position parsed from them (`""` when none or inconsistent). Null when `cost` is neither a
- * string nor a list.
+ * The falsy values `array_filter` drops from TEC's post array, so no cost is stored. (The string "0" is kept
+ * as the cost "Free", as siterest always did.)
+ */
+function phpFalsy(value: unknown): boolean {
+  return value === null || value === false || value === 0 || value === '' || (Array.isArray(value) && value.length === 0);
+}
+
+/**
+ * What TEC's REST insert/update stores for a `cost` parameter: TEC registers `cost` without a type or validator
+ * and saves `(array) $cost` one meta row per value, so a string is one row, a list or an object (`{"amount": 5}`)
+ * one row per value, a number or boolean one row as PHP prints it; a falsy value stores no cost. The symbol and
+ * position are parsed from what was sent (`""` when none or inconsistent). Null only for a value whose values are
+ * themselves lists or objects (PHP would store them serialised and print "Array").
  */
 export function parseCostInput(input: unknown): StoredCost | null {
+  if (phpFalsy(input) || (typeof input === 'object' && input !== null && !Array.isArray(input) && Object.keys(input).length === 0)) {
+    return { rows: [], cost: '', currencySymbol: '', currencyCode: '', currencyPosition: '' };
+  }
   let raw: string | string[];
-  if (typeof input === 'string') raw = input;
-  else if (typeof input === 'number' && Number.isFinite(input)) raw = String(input);
-  else if (Array.isArray(input) && input.every((v) => typeof v === 'string' || typeof v === 'number')) raw = input.map(String);
-  else return null;
+  let originalAt: ((index: number) => string) | undefined;
+  if (typeof input === 'object' && input !== null) {
+    const entries: Array<[string, unknown]> = Array.isArray(input) ? input.map((v, i) => [String(i), v]) : Object.entries(input);
+    const rows = entries.map(([, value]) => scalarRow(value));
+    if (rows.some((row) => row === undefined)) return null;
+    raw = rows as string[];
+    if (!Array.isArray(input)) {
+      // PHP indexes the original by position: an object's values are found only under keys "0", "1", …
+      const byKey = new Map(entries.map(([key], i) => [key, raw[i]!]));
+      originalAt = (index) => byKey.get(String(index)) ?? '';
+    }
+  } else {
+    const row = scalarRow(input);
+    if (row === undefined) return null;
+    raw = row;
+  }
   if ((typeof raw === 'string' ? raw.length : raw.reduce((sum, row) => sum + row.length, 0)) > COST_MAX_LENGTH) return null;
   const rows = costRows(raw);
   return {
     rows,
     cost: rows.join(', '),
-    currencySymbol: parseCurrencySymbol(raw) ?? '',
+    currencySymbol: parseCurrencySymbol(raw, originalAt) ?? '',
     currencyCode: '',
-    currencyPosition: parseCurrencyPosition(raw) ?? '',
+    currencyPosition: parseCurrencyPosition(raw, originalAt) ?? '',
   };
 }
 

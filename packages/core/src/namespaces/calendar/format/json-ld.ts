@@ -294,8 +294,9 @@ export function eventJsonLd(input: EventJsonLdInput): EventJsonLd {
     data.offers = {
       '@type': 'Offer',
       price,
-      // The event's stored currency symbol if any, else "USD" (upstream; not the site's currency code).
-      priceCurrency: event.currencySymbol !== '' ? event.currencySymbol : 'USD',
+      // A currency code, never the symbol: the event's own code (`_EventCurrencyCode`) if it has one, else the
+      // site's default currency code (TEC's `defaultCurrencyCode`, "USD" unless set).
+      priceCurrency: event.currencyCode || settings.currency_code || 'USD',
       url,
       category: 'primary',
       availability: 'inStock',

@@ -199,7 +199,8 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): Rou
   const read = async (request: ApiRequest) => {
     const record = await mustTarget(request, kind);
     if (!canRead(request, kind, record)) throw kind.errors.notAccessible();
-    return single(request, kind, record, true);
+    // As for events: TEC's JSON-LD leaves out a post with a password.
+    return single(request, kind, record, !record.password);
   };
 
   const update = async (request: ApiRequest) => {

@@ -41,14 +41,19 @@ function requestedFields(request: ApiRequest, kind: AnyLinkedKind): Record<strin
   return fields;
 }
 
-/** TEC derives the state-or-province field from the state or the province when it is not given. */
-function withStateProvince(kind: AnyLinkedKind, fields: Record<string, unknown>, current?: LinkedRecord): Record<string, unknown> {
-  if (kind.name !== 'venue' || fields.stateProvince !== undefined) return fields;
-  const venue = current as VenueRecord | undefined;
-  const state = (fields.state as string | undefined) ?? venue?.state ?? '';
-  const province = (fields.province as string | undefined) ?? venue?.province ?? '';
-  if (fields.state === undefined && fields.province === undefined) return fields;
-  return { ...fields, stateProvince: state || province };
+/**
+ * TEC's venue save (`Tribe__Events__Venue::save_meta`) writes the state-or-province on every create and
+ * update, from what the request sent: the `stateprovince` given, else the state when the country sent is empty,
+ * "US" or "United States", else the province, else "" — so a partial update that names none of them empties
+ * it (and the falsy-field rule then leaves the key out).
+ */
+function withStateProvince(kind: AnyLinkedKind, fields: Record<string, unknown>): Record<string, unknown> {
+  if (kind.name !== 'venue') return fields;
+  const sent = (key: string) => (typeof fields[key] === 'string' ? (fields[key] as string) : '');
+  if (sent('stateProvince') !== '') return fields;
+  const country = sent('country');
+  const stateCounts = sent('state') !== '' && (country === '' || country === 'US' || country === 'United States');
+  return { ...fields, stateProvince: stateCounts ? sent('state') : sent('province') };
 }
 
 function same(a: unknown, b: unknown): boolean {
@@ -127,7 +132,7 @@ export function updateLinked(request: ApiRequest, store: SiteStore, kind: AnyLin
 
 async function changeLinked(request: ApiRequest, store: SiteStore, kind: AnyLinkedKind, current: LinkedRecord, imageId?: number): Promise<LinkedRecord> {
   const site = request.site;
-  const patch: Record<string, unknown> = withStateProvince(kind, requestedFields(request, kind), current);
+  const patch: Record<string, unknown> = withStateProvince(kind, requestedFields(request, kind));
   if (imageId !== undefined) patch.imageId = imageId;
   const title = optionalString(request, kind.name);
   if (title !== undefined && title.trim()) patch.title = filteredText(request, title.trim());

@@ -185,7 +185,8 @@ export function termQuery(tax: TaxonomyConfig, params: TermListParams): TermQuer
     hideEmpty: params.hideEmpty,
     hierarchical: tax.hierarchical,
     orderBy,
-    order: (params.order ?? '').toUpperCase() === 'DESC' ? 'desc' : 'asc',
+    // WP_Term_Query::parse_order: ascending only for "ASC" in any case; anything else, empty included, is DESC.
+    order: params.order === undefined || params.order.toUpperCase() === 'ASC' ? 'asc' : 'desc',
     offset: (params.page - 1) * params.perPage,
     limit: params.perPage,
   };
