@@ -1,6 +1,5 @@
 import { DateTime } from 'luxon';
 import type { SiteSettings } from '../../../settings.js';
-import { phpUrlDecode } from '../../../http/query.js';
 import type { EventRecord, OrganizerRecord, VenueRecord } from '../../../store/records.js';
 import { WP_FORMAT } from '../../../time.js';
 import { antispambot, type RandomSource } from './antispambot.js';
@@ -129,7 +128,14 @@ export function eventJsonLdUrl(permalink: string, prettyPermalinks: boolean): st
     .map((pair) => {
       const eq = pair.indexOf('=');
       if (eq === -1) return pair;
-      const value = phpUrlDecode(pair.slice(eq + 1));
+      // PHP's urldecode works on bytes and never fails; a value whose escapes are not UTF-8 (`%ff` alone) is
+      // kept as written, which keeps its bytes.
+      let value: string;
+      try {
+        value = decodeURIComponent(pair.slice(eq + 1).replace(/\+/g, ' '));
+      } catch {
+        return pair;
+      }
       return `${pair.slice(0, eq)}=${phpUrlencode(value)}`;
     })
     .join('&');
