@@ -1,3 +1,4 @@
+import { METHODS } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { groupHeaders, toSiteRequest, type Site } from '@siterest/core';
 
@@ -41,6 +42,12 @@ export const siterestFastify: FastifyPluginAsync<SiterestFastifyOptions> = async
     }
     return reply.code(response.status).send(response.body);
   };
+  // WordPress answers every method (an undeclared one gets rest_no_route), but Fastify routes only the common
+  // ones and sends the rest (SEARCH, PROPFIND, PURGE…) to the app's 404. Teach it every method Node parses.
+  // CONNECT is a proxy's tunnel, never a request to the API.
+  for (const method of METHODS) {
+    if (method !== 'CONNECT' && !fastify.supportedMethods.includes(method)) fastify.addHttpMethod(method, { hasBody: true });
+  }
   fastify.all('/', handler);
   fastify.all('/*', handler);
   // Paths Fastify's router could not place (an app route such as /api/app/x can hide the wildcard from /api/app/…).

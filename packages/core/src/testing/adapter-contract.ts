@@ -233,6 +233,12 @@ export function adapterContractSuite(name: string, harness: AdapterHarness): voi
       expect(wrongMethod.status).toBe(404);
       const nonNumeric = await rawRequest(api('/cal/events/v1/categories/abc'));
       expect(json(nonNumeric).code).toBe('rest_no_route');
+      // Methods no route declares and the framework does not route by default still reach WordPress's 404.
+      for (const method of ['SEARCH', 'PROPFIND', 'PURGE', 'LINK']) {
+        const odd = await rawRequest(api('/cal/events/v1/categories'), { method });
+        expect(odd.status, method).toBe(404);
+        expect(json(odd), method).toEqual({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+      }
     });
 
     it('reports wrong types and missing params the WordPress way', async () => {
