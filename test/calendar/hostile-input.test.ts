@@ -60,4 +60,69 @@ describe.each(variants)('hostile request input ($label)', { timeout: 120_000 }, 
     expect(list.status).toBe(200);
     expect(list.body.events.map((e: { title: string }) => e.title)).not.toContain('Proto');
   });
+
+  it('filters markup as kses does for authors without unfiltered_html: entity-hidden schemes, venue and organizer texts', async () => {
+    const link = '<a href="&#106;avascript:alert(1)">one</a> <a href="jav&#x09;ascript:alert(2)">two</a> <a href="java&Tab;script&colon;alert(3)">three</a> <a href="https://example.org/ok">ok</a>';
+    const hostile = '<script>alert(4)</script><img src=x onerror=alert(5)>';
+    const event = await cal.call('author', 'POST', `${NS}/events`, {
+      ...valid,
+      title: `Title ${link}`,
+      description: `<p>${link}</p>`,
+      venue: { venue: `Hall ${hostile}${link}`, address: `Street ${hostile}`, city: `City ${link}`, phone: hostile, website: 'javascript://example.org/%0Aalert(7)' },
+      organizer: [{ organizer: `Org ${hostile}`, email: `<a href="&#x6A;avascript:alert(8)">x</a>@example.org`, phone: hostile }],
+    });
+    expect([event.status, event.body.data?.params]).toEqual([201, undefined]);
+    const read = await cal.get(`${NS}/events/${event.body.id}`, 'administrator');
+    const texts = [read.body.title, read.body.description, read.body.website, JSON.stringify(read.body.venue), JSON.stringify(read.body.organizer)];
+    for (const text of texts) {
+      expect(text).not.toMatch(/javascript|<script|onerror|&#106;|&#x6A;/i);
+    }
+    expect(read.body.description).toContain('href="https://example.org/ok"');
+    expect(read.body.venue.venue).toContain('Hall');
+    expect(read.body.venue.address).toContain('Street');
+    // Direct venue writes are filtered the same way.
+    const venue = await cal.call('author', 'POST', `${NS}/venues`, { venue: `Direct ${hostile}`, address: link, website: 'javascript://example.org/%0Aalert(9)' });
+    expect(venue.status).toBe(201);
+    expect(JSON.stringify(venue.body)).not.toMatch(/javascript|<script|onerror/i);
+    // An administrator has unfiltered_html: the markup is kept as sent, as in WordPress.
+    const trusted = await cal.call('administrator', 'POST', `${NS}/venues`, { venue: 'Trusted <em>hall</em>' });
+    expect(trusted.body.venue).toBe('Trusted <em>hall</em>');
+  });
+
+  it('transforms huge hostile texts in linear time: slugs, names, term lookups', async () => {
+    const huge = ['<'.repeat(200_000), '&'.repeat(200_000), '&a'.repeat(100_000), '%'.repeat(200_000), '<a'.repeat(100_000), '😀'.repeat(50_000)];
+    const timings: Array<[string, number, number]> = [];
+    const timed = async (label: string, run: () => Promise<{ status: number }>) => {
+      const started = performance.now();
+      const answer = await run();
+      timings.push([label, answer.status, performance.now() - started]);
+      return answer;
+    };
+    for (const [i, text] of huge.entries()) {
+      await timed(`list categories ${i}`, () => cal.call('anonymous', 'GET', `${NS}/events`, { categories: text, tags: text, search: text.slice(0, 1000) }));
+      await timed(`create ${i}`, () => cal.call('editor', 'POST', `${NS}/events`, { ...valid, title: text, slug: text, categories: [text], tags: text }));
+      await timed(`term ${i}`, () => cal.call('editor', 'POST', `${NS}/categories`, { name: `x${text}`, slug: text, description: text }));
+      await timed(`venue ${i}`, () => cal.call('author', 'POST', `${NS}/venues`, { venue: `v${text}`, address: text }));
+    }
+    expect(timings.filter(([, status]) => status >= 500)).toEqual([]);
+    // Each of these held the server for seconds when a transform was quadratic; linear ones take milliseconds.
+    expect(timings.filter(([, , ms]) => ms > 2000)).toEqual([]);
+  });
+
+  it('parses long costs in linear time and refuses costs past 10,000 characters', async () => {
+    const numbers = (count: number) => Array.from({ length: count }, (_, i) => `$${i}.50`).join(', ');
+    const started = performance.now();
+    const long = await cal.call('editor', 'POST', `${NS}/events`, { ...valid, cost: numbers(1000).slice(0, 10_000) });
+    expect(long.status).toBe(201);
+    expect(long.body.cost_details.values.length).toBeGreaterThan(900);
+    const read = await cal.get(`${NS}/events/${long.body.id}`);
+    expect(read.body.cost).toMatch(/^\$0\.50 – \$\d+\.50$/);
+    const tooLong = [numbers(15_000), Array.from({ length: 120_000 }, (_, i) => String(i)), '1,'.repeat(60_000)];
+    const answers = [];
+    for (const cost of tooLong) answers.push(await cal.call('editor', 'POST', `${NS}/events`, { ...valid, cost }));
+    expect(answers.map((a) => [a.status, a.body.code, Object.keys(a.body.data?.params ?? {})])).toEqual(
+      tooLong.map(() => [400, 'rest_invalid_param', ['cost']]),
+    );
+    expect(performance.now() - started).toBeLessThan(4000);
+  });
 });

@@ -1,10 +1,24 @@
 import sanitizeHtml from 'sanitize-html';
+import { ALLOWED_PROTOCOLS, ksesBadProtocol, URI_ATTRIBUTES } from './kses-protocols.js';
 
 /*
  * WordPress's text filters, as they shape what is stored and shown. They are WordPress-specific rules (what a
  * slug looks like, which tags a term description keeps), so they are reproduced here; HTML parsing and
  * filtering itself is done by sanitize-html.
  */
+
+/**
+ * Every URL attribute goes through kses's protocol check. sanitize-html checks schemes too, but on the text as
+ * written (entities are kept as they are), so `&#106;avascript:` would pass it; kses decodes first.
+ */
+const checkProtocols: sanitizeHtml.Transformer = (tagName, attribs) => {
+  const checked: sanitizeHtml.Attributes = {};
+  for (const [name, value] of Object.entries(attribs)) {
+    if (Object.hasOwn(checked, name)) continue;
+    checked[name] = URI_ATTRIBUTES.has(name.toLowerCase()) ? ksesBadProtocol(value) : value;
+  }
+  return { tagName, attribs: checked };
+};
 
 /** WordPress `$allowedtags`: the inline tags kept in term descriptions and other short texts. */
 const ALLOWED_TAGS: sanitizeHtml.IOptions = {
@@ -17,7 +31,8 @@ const ALLOWED_TAGS: sanitizeHtml.IOptions = {
     del: ['datetime'],
     q: ['cite'],
   },
-  allowedSchemes: ['http', 'https', 'ftp', 'ftps', 'mailto', 'news', 'irc', 'irc6', 'ircs', 'gopher', 'nntp', 'feed', 'telnet', 'mms', 'rtsp', 'sms', 'svn', 'tel', 'fax', 'xmpp', 'webcal', 'urn'],
+  allowedSchemes: [...ALLOWED_PROTOCOLS],
+  transformTags: { '*': checkProtocols },
   disallowedTagsMode: 'discard',
   parser: { decodeEntities: false },
 };
@@ -101,22 +116,82 @@ export function removeAccents(text: string): string {
     .normalize('NFC');
 }
 
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/** The text with every lone surrogate replaced by U+FFFD (`String.prototype.toWellFormed`, ES2024). */
+export function wellFormed(text: string): string {
+  return text.replace(LONE_SURROGATE, '\uFFFD');
+}
+
+/**
+ * PHP `strip_tags` as far as slugs need it: everything from a `<` to the next `>` goes, and an unclosed `<`
+ * takes the rest of the text with it. One pass (a regex would rescan the rest of the text at every `<`).
+ */
+function stripTags(text: string): string {
+  let out = '';
+  let from = 0;
+  for (;;) {
+    const open = text.indexOf('<', from);
+    if (open === -1) return out + text.slice(from);
+    out += text.slice(from, open);
+    const close = text.indexOf('>', open + 1);
+    if (close === -1) return out;
+    from = close + 1;
+  }
+}
+
+/** WordPress's `preg_replace( '/&.+?;/', '', … )` (entities killed), in one pass: no `;` left means no more matches. */
+function killEntities(text: string): string {
+  let out = '';
+  let from = 0;
+  for (;;) {
+    const amp = text.indexOf('&', from);
+    if (amp === -1) return out + text.slice(from);
+    const semicolon = text.indexOf(';', amp + 2);
+    if (semicolon === -1) return out + text.slice(from);
+    out += text.slice(from, amp);
+    from = semicolon + 1;
+  }
+}
+
 /**
  * WordPress `sanitize_title` (with dashes): the slug a title gets. Non-Latin letters are kept percent-encoded,
- * as WordPress keeps them.
+ * as WordPress keeps them. Every step is linear in the length of the title.
  */
 export function sanitizeTitle(title: string): string {
-  let slug = removeAccents(title.replace(/<[^>]*>/g, ''));
+  // Lone surrogates (never valid UTF-8, so never in a PHP string) become U+FFFD before they are encoded.
+  let slug = removeAccents(stripTags(wellFormed(title)));
   slug = slug.replace(/%([a-fA-F0-9][a-fA-F0-9])/g, '---$1---');
   slug = slug.replace(/%/g, '').replace(/---([a-fA-F0-9][a-fA-F0-9])---/g, '%$1');
-  slug = slug
-    .replace(/[\u0080-\uffff]/g, (ch) => encodeURIComponent(ch).toLowerCase())
-    .toLowerCase()
-    .replace(/&.+?;/g, '')
+  slug = killEntities(
+    slug
+      .replace(/[\u0080-\u{10ffff}]/gu, (ch) => encodeURIComponent(ch).toLowerCase())
+      .toLowerCase(),
+  )
     .replace(/\./g, '-')
     .replace(/[^%a-z0-9 _-]/g, '')
     .replace(/\s+/g, '-')
     .replace(/-+/g, '-')
     .replace(/^-+|-+$/g, '');
   return slug;
+}
+
+/** The longest slug WordPress stores (`post_name` and `slug` are `varchar(200)`). */
+export const SLUG_MAX_LENGTH = 200;
+
+/** One character of a slug: a percent-encoded UTF-8 sequence (lead byte and continuation bytes) or one character. */
+const SLUG_CHARACTER = /%[0-9a-f]{2}(?:%[89ab][0-9a-f])*|[^]/gi;
+
+/**
+ * WordPress `_truncate_post_slug`: at most `length` characters, never cutting a percent-encoded character in
+ * half. Linear.
+ */
+export function truncateSlug(slug: string, length = SLUG_MAX_LENGTH): string {
+  if (slug.length <= length) return slug;
+  let out = '';
+  for (const [character] of slug.matchAll(SLUG_CHARACTER)) {
+    if (out.length + character.length > length) break;
+    out += character;
+  }
+  return out;
 }

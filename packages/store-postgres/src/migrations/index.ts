@@ -1,6 +1,7 @@
 import { initial } from './001_initial.js';
 import { changeVersion } from './002_change_version.js';
 import { uniqueSlugs } from './003_unique_slugs.js';
+import { titleHashIndex } from './004_title_hash_index.js';
 import { redirection } from './020_redirection.js';
 import { contactForms } from './030_contact_forms.js';
 import { popups } from './031_popups.js';
@@ -8,7 +9,7 @@ import { media } from './040_media.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Never edit a released one: add the next version. */
-export const MIGRATIONS: readonly Migration[] = [initial, changeVersion, uniqueSlugs, redirection, contactForms, popups, media];
+export const MIGRATIONS: readonly Migration[] = [initial, changeVersion, uniqueSlugs, titleHashIndex, redirection, contactForms, popups, media];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 

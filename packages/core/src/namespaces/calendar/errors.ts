@@ -46,6 +46,8 @@ export const calendarErrors = {
     new ApiError('rest_taxonomy_not_hierarchical', 'Cannot set parent term, taxonomy is not hierarchical.', 400),
   parentTermInvalid: () => new ApiError('rest_term_invalid', 'Parent term does not exist.', 400),
   emptyTermName: () => new ApiError('empty_term_name', 'A name is required for this term.', 400),
+  /** WordPress fails the insert (its column holds 200 characters) with this code and a 500; here it is the client's 400. */
+  termNameTooLong: () => new ApiError('db_insert_error', 'Could not insert term into the database.', 400),
   duplicateTermSlug: (slug: string) =>
     new ApiError('duplicate_term_slug', `The slug &#8220;${slug}&#8221; is already in use by another term.`, 400),
   termParentLoop: () => new ApiError('rest_term_invalid_parent', 'A term cannot be its own ancestor.', 400),

@@ -2,6 +2,7 @@ import { coreErrors } from '../../../http/errors.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { siteZone } from '../../../settings.js';
 import type { EventFields, EventRecord, NewEvent } from '../../../store/records.js';
+import { urlWithAllowedProtocol } from '../../../text/kses-protocols.js';
 import { ksesShort } from '../../../text/sanitize.js';
 import { allDayBounds, isValidTimezone, parseCostInput, parseDateInput, siteTimezoneName, zoneOf } from '../format/index.js';
 import { wallClockToUtc, WP_FORMAT } from '../../../time.js';
@@ -59,9 +60,9 @@ function schedule(request: ApiRequest, current: EventRecord | null): EventSchedu
   };
 }
 
-/** PHP FILTER_SANITIZE_URL: only characters a URL may contain. */
+/** PHP FILTER_SANITIZE_URL: only characters a URL may contain; and, as esc_url_raw, only an allowed scheme. */
 function sanitizeUrl(value: string): string {
-  return value.replace(/[^A-Za-z0-9$\-_.+!*'(),{}|\\^~[\]`<>#%";/?:@&=]/g, '');
+  return urlWithAllowedProtocol(value.replace(/[^A-Za-z0-9$\-_.+!*'(),{}|\\^~[\]`<>#%";/?:@&=]/g, ''));
 }
 
 function costFields(request: ApiRequest): Pick<EventFields, 'cost' | 'currencySymbol' | 'currencyCode' | 'currencyPosition'> | undefined {

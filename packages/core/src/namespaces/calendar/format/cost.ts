@@ -31,11 +31,27 @@ function numberFormatDigits(value: number, decimals: number): string {
   return rounded.toFixed(decimals).replace(/[.,]/g, '');
 }
 
-/** PHP 8 comparison of two array keys / strings: numerically when both are numeric, else byte-wise. */
-function phpCompare(a: string, b: string): number {
-  if (isNumeric(a) && isNumeric(b)) return Number(a) - Number(b);
-  return a < b ? -1 : a > b ? 1 : 0;
+/**
+ * Sorts by key as PHP 8 compares array keys (numerically when both are numeric, else byte-wise), each key's
+ * numeric test made once rather than at every comparison.
+ */
+function sortByPhpKey<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
+  const decorated = items.map((item) => {
+    const key = keyOf(item);
+    return { item, key, number: isNumeric(key) ? Number(key) : null };
+  });
+  decorated.sort((a, b) => {
+    if (a.number !== null && b.number !== null) return a.number - b.number;
+    return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+  });
+  return decorated.map((d) => d.item);
 }
+
+/**
+ * The longest cost siterest takes, all values together (TEC has no limit; a cost is a few prices, and every read
+ * parses it again).
+ */
+export const COST_MAX_LENGTH = 10_000;
 
 /** PHP loose equality (`==`) of two strings. */
 function looseEquals(a: string, b: string): boolean {
@@ -47,12 +63,6 @@ export type CostPairs = Array<[key: string, value: string]>;
 
 const COST_REGEX = /([,.]?(\d+)[,.]?(\d*))/g;
 
-function setPair(pairs: CostPairs, key: string, value: string): void {
-  const existing = pairs.find(([k]) => k === key);
-  if (existing) existing[1] = value;
-  else pairs.push([key, value]);
-}
-
 /** `parse_cost_range`: every number in the cost strings, keyed by a sortable index (non-numbers by slug). */
 export function parseCostRange(costs: string | readonly string[], maxDecimals: number | null = null, sort = true): CostPairs {
   const list = typeof costs === 'string' ? [costs] : [...costs];
@@ -60,23 +70,26 @@ export function parseCostRange(costs: string | readonly string[], maxDecimals: n
   let max = 0;
   const tokens: string[] = [];
   for (const cost of list) {
-    const matches = [...String(cost).matchAll(COST_REGEX)];
-    if (matches.length === 0) {
-      tokens.push(String(cost));
-      continue;
+    let matched = false;
+    for (const match of String(cost).matchAll(COST_REGEX)) {
+      matched = true;
+      tokens.push(match[0]);
+      // A loop, not Math.max(...all): a spread of a hundred thousand numbers overflows the stack.
+      if (match[3]!.length > max) max = match[3]!.length;
     }
-    tokens.push(...matches.map((m) => m[0]));
-    max = Math.max(max, ...matches.map((m) => m[3]!.length));
+    if (!matched) tokens.push(String(cost));
   }
   if (maxDecimals !== null) max = Math.max(maxDecimals, max);
-  const pairs: CostPairs = [];
+  // A PHP array by index: a later token with the same index replaces the value in place. A Map keeps that
+  // order and finds an index in constant time (a search of the list made long costs quadratic).
+  const byIndex = new Map<string, string>();
   for (const token of tokens) {
     const numeric = token.replace(/[,.]/g, '.');
     const index = isNumeric(numeric) ? numberFormatDigits(numericValue(numeric), max) : sanitizeTitle(numeric);
-    setPair(pairs, index, token);
+    byIndex.set(index, token);
   }
-  if (sort) pairs.sort((a, b) => phpCompare(a[0], b[0]));
-  return pairs;
+  const pairs: CostPairs = [...byIndex];
+  return sort ? sortByPhpKey(pairs, ([key]) => key) : pairs;
 }
 
 /** The `_EventCost` rows of a stored cost: a list as is, a string as one row; empty rows dropped. */
@@ -88,13 +101,13 @@ export function costRows(stored: string | readonly string[] | null | undefined):
 
 /** `get_event_costs`: the rows parsed one by one and merged (first occurrence of an index wins). */
 function eventCosts(stored: string | readonly string[]): CostPairs {
-  const merged: CostPairs = [];
+  const merged = new Map<string, string>();
   for (const row of costRows(stored)) {
     for (const [key, value] of parseCostRange(row)) {
-      if (!merged.some(([k]) => k === key)) merged.push([key, value]);
+      if (!merged.has(key)) merged.set(key, value);
     }
   }
-  return merged;
+  return [...merged];
 }
 
 /** `get_cost_by_func`: the lowest or highest numeric cost, a lone non-numeric cost as is, else "0". */
@@ -103,7 +116,7 @@ function costByFunc(pairs: CostPairs, fn: 'min' | 'max'): string {
   if (costs.length === 1 && !isNumeric(costs[0]![1])) return costs[0]![1];
   const numeric = costs.filter(([, value]) => isNumeric(value));
   if (numeric.length === 0) return '0';
-  const keys = numeric.map(([key]) => key).sort(phpCompare);
+  const keys = sortByPhpKey(numeric.map(([key]) => key), (key) => key);
   const key = fn === 'min' ? keys[0]! : keys[keys.length - 1]!;
   const cost = numeric.find(([k]) => k === key)![1];
   return cost === '' || cost === '0' ? '0' : cost;
@@ -267,6 +280,7 @@ export function parseCostInput(input: unknown): StoredCost | null {
   else if (typeof input === 'number' && Number.isFinite(input)) raw = String(input);
   else if (Array.isArray(input) && input.every((v) => typeof v === 'string' || typeof v === 'number')) raw = input.map(String);
   else return null;
+  if ((typeof raw === 'string' ? raw.length : raw.reduce((sum, row) => sum + row.length, 0)) > COST_MAX_LENGTH) return null;
   const rows = costRows(raw);
   return {
     rows,

@@ -15,7 +15,7 @@ import { createLinked } from './service.js';
  * an object of fields that creates one (or reuses a matching one) through the kind's own create route rules.
  */
 async function insertOne(request: ApiRequest, store: SiteStore, kind: AnyLinkedKind, value: unknown): Promise<number> {
-  if (isPlainObject(value) && !('id' in value)) {
+  if (isPlainObject(value) && !Object.hasOwn(value, 'id')) {
     if (!request.can(kind.caps.edit_posts)) throw coreErrors.forbidden(request.authorizationStatus);
     let sub: ApiRequest;
     try {

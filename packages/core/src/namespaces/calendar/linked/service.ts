@@ -3,7 +3,8 @@ import { siteZone } from '../../../settings.js';
 import type { OrganizerRecord, PostRecord, VenueRecord } from '../../../store/records.js';
 import type { LinkedPostQuery } from '../../../store/queries.js';
 import type { SiteStore } from '../../../store/repositories.js';
-import { ksesPost } from '../../../text/sanitize.js';
+import { urlWithAllowedProtocol } from '../../../text/kses-protocols.js';
+import { ksesPost, ksesShort } from '../../../text/sanitize.js';
 import { canRead } from '../posts/access.js';
 import { datesForNewPost, datesForUpdate, scheduleStatus } from '../posts/dates.js';
 import { isTruthy, optionalString, requestedAuthor, requestedDates } from '../posts/inputs.js';
@@ -18,12 +19,20 @@ export function filteredContent(request: ApiRequest, html: string): string {
   return request.can('unfiltered_html') ? html : ksesPost(html);
 }
 
+/**
+ * A name or a meta field (address, city, e-mail, …) keeps only WordPress's inline tags unless the author may post
+ * unfiltered HTML (`wp_filter_kses`, as WordPress filters a title): these texts are shown in pages too.
+ */
+function filteredText(request: ApiRequest, text: string): string {
+  return request.can('unfiltered_html') ? text : ksesShort(text);
+}
+
 /** The meta fields a request sets, by record field name (only those sent). */
 function requestedFields(request: ApiRequest, kind: AnyLinkedKind): Record<string, unknown> {
   const fields: Record<string, unknown> = {};
   for (const field of kind.fields) {
     const value = optionalString(request, field.wire);
-    if (value !== undefined) fields[field.record] = value;
+    if (value !== undefined) fields[field.record] = field.url ? urlWithAllowedProtocol(value) : filteredText(request, value);
   }
   if (kind.hasMapFlags) {
     if (request.provided('show_map')) fields.showMap = isTruthy(request.get('show_map'));
@@ -85,7 +94,7 @@ export function createLinked(
 
 async function insertLinked(request: ApiRequest, store: SiteStore, kind: AnyLinkedKind, imageId: number): Promise<{ record: LinkedRecord; created: boolean }> {
   const site = request.site;
-  const title = String(request.get(kind.name) ?? '').trim();
+  const title = filteredText(request, String(request.get(kind.name) ?? '').trim());
   const content = optionalString(request, 'description');
   const fields = withStateProvince(kind, requestedFields(request, kind));
   const duplicate = await findDuplicate(request, store, kind, title, content, fields);
@@ -121,7 +130,7 @@ async function changeLinked(request: ApiRequest, store: SiteStore, kind: AnyLink
   const patch: Record<string, unknown> = withStateProvince(kind, requestedFields(request, kind), current);
   if (imageId !== undefined) patch.imageId = imageId;
   const title = optionalString(request, kind.name);
-  if (title !== undefined && title.trim()) patch.title = title.trim();
+  if (title !== undefined && title.trim()) patch.title = filteredText(request, title.trim());
   const content = optionalString(request, 'description');
   if (content !== undefined) patch.content = filteredContent(request, content);
   const requestedStatus = optionalString(request, 'status');

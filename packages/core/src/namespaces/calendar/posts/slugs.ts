@@ -1,5 +1,5 @@
 import type { SiteStore } from '../../../store/repositories.js';
-import { sanitizeTitle } from '../../../text/sanitize.js';
+import { sanitizeTitle, SLUG_MAX_LENGTH, truncateSlug } from '../../../text/sanitize.js';
 
 const DRAFTISH = new Set(['draft', 'pending', 'auto-draft']);
 /** Slugs WordPress never gives a post (they collide with feeds and embeds). */
@@ -17,16 +17,17 @@ export async function postSlug(
   status: string,
   id?: number,
 ): Promise<string> {
-  let slug = requested ? sanitizeTitle(requested) : '';
+  let slug = requested ? truncateSlug(sanitizeTitle(requested)) : '';
   if (!slug) {
     if (DRAFTISH.has(status)) return '';
-    slug = sanitizeTitle(title) || (id !== undefined ? String(id) : '');
+    slug = truncateSlug(sanitizeTitle(title)) || (id !== undefined ? String(id) : '');
   }
   if (DRAFTISH.has(status) && !requested) return slug;
   if (!slug) return slug;
   if (!RESERVED.has(slug) && !(await store.posts.slugTaken(type, slug, id))) return slug;
   for (let n = 2; ; n++) {
-    const candidate = `${slug}-${n}`;
+    const suffix = `-${n}`;
+    const candidate = truncateSlug(slug, SLUG_MAX_LENGTH - suffix.length) + suffix;
     if (!(await store.posts.slugTaken(type, candidate, id))) return candidate;
   }
 }

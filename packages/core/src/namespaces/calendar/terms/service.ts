@@ -1,7 +1,7 @@
 import type { SiteStore } from '../../../store/repositories.js';
 import type { TermRecord } from '../../../store/records.js';
 import type { TermOrderBy, TermQuery } from '../../../store/queries.js';
-import { ksesShort, sanitizeTermName, sanitizeTitle } from '../../../text/sanitize.js';
+import { ksesShort, sanitizeTermName, sanitizeTitle, truncateSlug } from '../../../text/sanitize.js';
 import { calendarErrors } from '../errors.js';
 import type { TaxonomyConfig } from './taxonomies.js';
 
@@ -59,16 +59,26 @@ async function uniqueSlug(store: SiteStore, tax: TaxonomyConfig, slug: string, p
  * wp_insert_term. The checks and the insert are one transaction, so concurrent requests get the answers they get
  * one after another (the store serialises name lookups and retries a lost race, see docs/security.md).
  */
+/** WordPress's `terms.name` column holds 200 characters; a longer name is refused, never cut. */
+const TERM_NAME_MAX_LENGTH = 200;
+
+/** A term name as stored: sanitized, not empty, and short enough for WordPress's column. */
+function termName(input: string): string {
+  const name = sanitizeTermName(input);
+  if (!name) throw calendarErrors.emptyTermName();
+  if (name.length > TERM_NAME_MAX_LENGTH) throw calendarErrors.termNameTooLong();
+  return name;
+}
+
 export function createTerm(store: SiteStore, tax: TaxonomyConfig, input: TermInput): Promise<TermRecord> {
   return store.transaction((tx) => insertTerm(tx, tax, input));
 }
 
 async function insertTerm(store: SiteStore, tax: TaxonomyConfig, input: TermInput): Promise<TermRecord> {
-  const name = sanitizeTermName(input.name ?? '');
-  if (!name) throw calendarErrors.emptyTermName();
+  const name = termName(input.name ?? '');
   const parentId = tax.hierarchical ? (input.parentId ?? 0) : 0;
   const slugProvided = Boolean(input.slug);
-  const slug = sanitizeTitle(slugProvided ? input.slug! : name) || sanitizeTitle(name);
+  const slug = truncateSlug(sanitizeTitle(slugProvided ? input.slug! : name) || sanitizeTitle(name));
 
   const nameMatch = (await store.terms.findByName(tax.taxonomy, name, parentId))[0];
   if (nameMatch) {
@@ -111,8 +121,7 @@ async function changeTerm(store: SiteStore, tax: TaxonomyConfig, term: TermRecor
   const patch: Partial<TermRecord> = {};
   let name = term.name;
   if (input.name !== undefined) {
-    name = sanitizeTermName(input.name);
-    if (!name) throw calendarErrors.emptyTermName();
+    name = termName(input.name);
     patch.name = name;
   }
   if (input.description !== undefined) patch.description = ksesShort(input.description);
@@ -123,7 +132,7 @@ async function changeTerm(store: SiteStore, tax: TaxonomyConfig, term: TermRecor
     patch.parentId = parentId;
   }
   const emptySlug = input.slug !== undefined && !input.slug;
-  let slug = emptySlug ? sanitizeTitle(name) : input.slug !== undefined ? sanitizeTitle(input.slug) : term.slug;
+  let slug = emptySlug ? truncateSlug(sanitizeTitle(name)) : input.slug !== undefined ? truncateSlug(sanitizeTitle(input.slug)) : term.slug;
   if (await slugTaken(store, tax.taxonomy, slug, term.id)) {
     if (!emptySlug && parentId === term.parentId) throw calendarErrors.duplicateTermSlug(slug);
     slug = await uniqueSlug(store, tax, slug, parentId, term.id);
