@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import type { Site } from '@siterest/core';
 import type { RunningServer } from '@siterest/core/testing';
 import { siterestExpress, siterestRedirects } from '@siterest/adapter-express';
-import { siterestFastify, siterestRedirectsFastify } from '@siterest/adapter-fastify';
+import { siterestFastify, siterestFrameworkErrors, siterestRedirectsFastify } from '@siterest/adapter-fastify';
 
 /** The host app's own pages: `/posts/...` and `/members/home` exist, anything else is its 404 page. */
 const PAGES = /^\/(posts\/[^/]+|members\/home|newer-page|new-page)\/?$/;
@@ -33,7 +33,7 @@ export async function serveSiteWithExpress(site: Site): Promise<RunningServer> {
 }
 
 export async function serveSiteWithFastify(site: Site): Promise<RunningServer> {
-  const app = Fastify();
+  const app = Fastify({ frameworkErrors: siterestFrameworkErrors({ site, prefix: '/api' }) });
   await app.register(siterestRedirectsFastify, { site });
   await app.register(siterestFastify, { site, prefix: '/api' });
   app.get('/*', async (request, reply) => {

@@ -241,6 +241,16 @@ export function adapterContractSuite(name: string, harness: AdapterHarness): voi
       }
     });
 
+    it('answers paths with broken percent-escapes like any other path', async () => {
+      for (const slug of ['%', '%zz', '%E4%B8']) {
+        const broken = await rawRequest(api(`/cal/events/v1/events/by-slug/${slug}`));
+        expect(broken.status, slug).toBe(400);
+        expect(json(broken), slug).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { slug: 'Invalid parameter.' } } });
+      }
+      const unknown = await rawRequest(api('/cal/events/v1/ev%ents'));
+      expect(json(unknown)).toEqual({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+    });
+
     it('reports wrong types and missing params the WordPress way', async () => {
       const badType = await rawRequest(api('/cal/events/v1/categories?per_page=abc'));
       expect(badType.status).toBe(400);
