@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { storeVariants } from '../support/stores.js';
+import { rawRequest } from '@siterest/core/testing';
 import { NS, useCalendar } from './harness.js';
 
 const valid = { title: 'Valid', start_date: '2027-01-10 10:00:00', end_date: '2027-01-10 12:00:00' };
@@ -124,5 +125,123 @@ describe.each(variants)('hostile request input ($label)', { timeout: 120_000 }, 
       tooLong.map(() => [400, 'rest_invalid_param', ['cost']]),
     );
     expect(performance.now() - started).toBeLessThan(4000);
+  });
+
+  it('refuses another author without edit_others_* and the private status without publish_*, as WordPress', async () => {
+    const admin = cal.users.administrator.id;
+    const seen: unknown[] = [];
+    for (const role of ['contributor', 'author'] as const) {
+      const own = await cal.call(role, 'POST', `${NS}/events`, { ...valid, author: cal.users[role].id });
+      expect(own.status).toBe(201);
+      const ownVenue = await cal.call(role, 'POST', `${NS}/venues`, { venue: `${role} venue` });
+      expect(ownVenue.status).toBe(201);
+      const attempts: Array<[string, string, Record<string, unknown>]> = [
+        ['POST', `${NS}/events`, { ...valid, author: admin }],
+        ['POST', `${NS}/events/${own.body.id}`, { author: admin }],
+        ['POST', `${NS}/venues`, { venue: 'Handed over', author: admin }],
+        ['POST', `${NS}/venues/${ownVenue.body.id}`, { author: admin }],
+        ['POST', `${NS}/organizers`, { organizer: 'Handed over', author: String(admin) }],
+      ];
+      for (const [method, path, body] of attempts) {
+        const answer = await cal.call(role, method, path, body);
+        seen.push([role, path, 'author', answer.status, answer.body.code]);
+      }
+      if (role === 'contributor') {
+        for (const [path, body] of [[`${NS}/events`, { ...valid, status: 'private' }], [`${NS}/events/${own.body.id}`, { status: 'private' }], [`${NS}/venues`, { venue: 'Private', status: 'private' }]] as const) {
+          const answer = await cal.call(role, 'POST', path, body);
+          seen.push([role, path, 'private', answer.status, answer.body.code]);
+        }
+      }
+      const kept = await cal.get(`${NS}/events/${own.body.id}`, 'administrator');
+      expect([Number(kept.body.author), kept.body.status]).toEqual([cal.users[role].id, role === 'author' ? 'publish' : 'draft']);
+    }
+    const expected = seen.map((row) => {
+      const [role, path, what] = row as [string, string, string];
+      return what === 'author' ? [role, path, what, 403, 'rest_cannot_edit_others'] : [role, path, what, 403, 'rest_cannot_publish'];
+    });
+    expect(seen).toEqual(expected);
+    // An editor may do both.
+    const editor = await cal.call('editor', 'POST', `${NS}/events`, { ...valid, author: admin, status: 'private' });
+    expect([editor.status, Number(editor.body.author), editor.body.status]).toEqual([201, admin, 'private']);
+  });
+
+  it('answers lone surrogates and JSON nested past 512 levels as PHP\'s json_decode fails: 400 rest_invalid_json', async () => {
+    const send = (body: string) =>
+      rawRequest(`${cal.server.url}${NS}/events`, {
+        method: 'POST',
+        headers: { Authorization: cal.users.editor.auth, 'Content-Type': 'application/json' },
+        body,
+      });
+    const deep = (levels: number) => `{"title":"Deep","start_date":"2027-01-10 10:00:00","end_date":"2027-01-10 12:00:00","x":${'['.repeat(levels)}${']'.repeat(levels)}}`;
+    const cases: Array<[string, string, number, number | null]> = [
+      ['lone high surrogate', '{"title":"a\\ud800b","start_date":"2027-01-10 10:00:00","end_date":"2027-01-10 12:00:00"}', 400, 10],
+      ['lone low surrogate in a key', '{"\\udc00":1,"title":"x"}', 400, 10],
+      ['nested 600 levels', deep(600), 400, 1],
+      ['nested 200,000 levels', deep(200_000), 400, 1],
+      ['nested 511 levels', deep(510), 201, null],
+      ['a pair is fine', '{"title":"\\ud83d\\ude00","start_date":"2027-01-10 10:00:00","end_date":"2027-01-10 12:00:00"}', 201, null],
+    ];
+    const seen = [];
+    for (const [label, body] of cases) {
+      const answer = await send(body);
+      const parsed = JSON.parse(answer.body);
+      seen.push([label, answer.status, answer.status === 400 ? parsed.code : null, parsed.data?.json_error_code ?? null]);
+    }
+    expect(seen).toEqual(cases.map(([label, , status, code]) => [label, status, status === 400 ? 'rest_invalid_json' : null, code]));
+  });
+
+  it('decodes any query string as PHP does, never a 500, and keeps free text URL-encoded in rest_url', async () => {
+    const queries = [
+      '?id=%F0%9D%94%98%F0%9D%94%AB',
+      '?search=%F0%9D%94%98%F0%9D%94%AB',
+      '?search=%',
+      '?search=%E0%A4%A',
+      '?search=%ED%A0%80',
+      '?categories=%zz&tags=%',
+      '?venue=%E0&organizer=%',
+      '?start_date=%FF',
+      '?%=%&%%=1',
+      '?search[%]=x',
+    ];
+    const seen = [];
+    for (const query of queries) {
+      for (const path of [`${NS}/events`, `${NS}/venues`, `${NS}/categories`, `${NS}/events/%E0%A4`]) {
+        const answer = await cal.get(path + query);
+        seen.push([path + query, answer.status < 500, typeof answer.body?.code === 'string' || answer.status === 200]);
+      }
+    }
+    expect(seen).toEqual(seen.map(([label]) => [label, true, true]));
+    const lenient = await cal.get(`${NS}/events?search=a%20b%`);
+    expect(lenient.status).toBe(200);
+    expect(lenient.body.rest_url).toContain('&search=a+b%25&');
+    const hostile = await cal.get(`${NS}/events?search=${encodeURIComponent('"><script>alert(1)</script>&status=draft x')}`);
+    expect(hostile.body.rest_url).toContain('&search=%22%3E%3Cscript%3Ealert%281%29%3C%2Fscript%3E%26status%3Ddraft+x&');
+    expect(hostile.body.rest_url).not.toMatch(/[<>"]/);
+  });
+
+  it('refuses out-of-range timestamps in updates too, and never stores an invalid date', async () => {
+    const event = (await cal.call('administrator', 'POST', `${NS}/events`, valid)).body;
+    const venue = (await cal.call('administrator', 'POST', `${NS}/venues`, { venue: 'Dated' })).body;
+    const outside = ['99999-01-01', '+99999 years', '@99999999999999', '253402300800', 'next monday + 99999999 days', '9999-99-99'];
+    const seen = [];
+    for (const date of outside) {
+      for (const [path, body] of [
+        [`${NS}/events/${event.id}`, { start_date: date }],
+        [`${NS}/events/${event.id}`, { end_date: date }],
+        [`${NS}/events/${event.id}`, { date }],
+        [`${NS}/events/${event.id}`, { date_utc: date }],
+        [`${NS}/venues/${venue.id}`, { date }],
+        [`${NS}/venues/${venue.id}`, { date_utc: date }],
+      ] as const) {
+        const answer = await cal.call('administrator', 'POST', path, body);
+        seen.push([date, path, Object.keys(body)[0], answer.status, answer.body.code]);
+      }
+    }
+    expect(seen).toEqual(seen.map(([date, path, key]) => [date, path, key, 400, 'rest_invalid_param']));
+    const reads = [await cal.get(`${NS}/events/${event.id}`, 'administrator'), await cal.get(`${NS}/venues/${venue.id}`, 'administrator'), await cal.get(`${NS}/events`, 'administrator')];
+    for (const read of reads) {
+      expect(read.status).toBe(200);
+      expect(read.raw).not.toMatch(/Invalid ?Date|NaN/);
+    }
   });
 });

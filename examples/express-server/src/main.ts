@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { siterestExpress, siterestRedirects } from '@siterest/adapter-express';
+import { answerClientErrors, siterestExpress, siterestRedirects } from '@siterest/adapter-express';
 import { announceAddress, banner, createExampleSite, readConfig, readEmbedPage, readUpload, runUntilSignalled, startServer } from '@siterest/examples-shared';
 
 /** A small Express app embedding siterest at /api and its redirects at the root, with demo data. */
@@ -25,7 +25,8 @@ startServer(async () => {
     res.type('html').send(html);
   });
 
-  const server = app.listen(config.PORT, config.HOST);
+  // Requests Node refuses before the app sees them (headers over 16 KB) get WordPress's JSON envelope.
+  const server = answerClientErrors(app.listen(config.PORT, config.HOST));
   await new Promise<void>((resolve, reject) => {
     server.once('listening', resolve);
     server.once('error', reject);

@@ -1,5 +1,5 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { groupHeaders, toSiteRequest, type Site } from '@siterest/core';
+import { fatalErrorResponse, groupHeaders, toSiteRequest, type Site, type SiteResponse } from '@siterest/core';
 
 export interface SiterestExpressOptions {
   /**
@@ -43,16 +43,32 @@ export function siterestExpress(site: Site<Request>, options: SiterestExpressOpt
         },
         site,
       );
-      const response = await site.handle(request, bodyError);
-      res.status(response.status);
-      for (const [name, value] of Object.entries(groupHeaders(response))) res.setHeader(name, value);
-      // HEAD answers carry GET's Content-Length from the pipeline; Node sends no body for them.
-      if (!res.hasHeader('Content-Length')) res.setHeader('Content-Length', Buffer.byteLength(response.body));
-      res.end(response.body);
+      send(res, await site.handle(request, bodyError));
     } catch (error) {
-      next(error);
+      // Never Express's default handler (an HTML page with the stack): WordPress's JSON envelope.
+      site.logger.error('unhandled error in the Express adapter', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      for (const name of res.getHeaderNames()) res.removeHeader(name);
+      try {
+        send(res, fatalErrorResponse());
+      } catch {
+        res.destroy();
+      }
     }
   });
   return router;
 }
+
+function send(res: Response, response: SiteResponse): void {
+  res.status(response.status);
+  for (const [name, value] of Object.entries(groupHeaders(response))) res.setHeader(name, value);
+  // HEAD answers carry GET's Content-Length from the pipeline; Node sends no body for them.
+  if (!res.hasHeader('Content-Length')) res.setHeader('Content-Length', Buffer.byteLength(response.body));
+  res.end(response.body);
+}
 export { siterestRedirects } from './redirects.js';
+/** Answers requests Node's parser refuses (headers over 16 KB, …) with WordPress's envelope: `answerClientErrors(app.listen(…))`. */
+export { answerClientErrors } from '@siterest/core';

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import type { Site } from '@siterest/core';
+import { answerClientErrors, type Site } from '@siterest/core';
 import type { RunningServer, ServeOptions } from '@siterest/core/testing';
 import { siterestExpress } from '@siterest/adapter-express';
 
@@ -29,7 +29,8 @@ export async function serveWithExpress(site: Site<express.Request>, options: Exp
   app.use('/api', siterestExpress(site, { unmatched: options.unmatched }));
   app.get('/api/app/after', (_req, res) => res.type('text').send('app: after'));
   app.use((_req: express.Request, res: express.Response) => res.status(404).type('text').send('app: not found'));
-  const server = app.listen(0, '127.0.0.1');
+  // Requests Node's parser refuses (over-large headers) get WordPress's envelope too.
+  const server = answerClientErrors(app.listen(0, '127.0.0.1'));
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {

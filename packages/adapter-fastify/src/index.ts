@@ -1,6 +1,6 @@
 import { METHODS } from 'node:http';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { groupHeaders, toSiteRequest, type Site } from '@siterest/core';
+import { fatalErrorResponse, groupHeaders, toSiteRequest, type Site, type SiteResponse } from '@siterest/core';
 
 export interface SiterestFastifyOptions {
   /** The site; its authenticate hook gets Fastify's `request` (`createSite<FastifyRequest>({ … })`). */
@@ -30,6 +30,18 @@ export const siterestFastify: FastifyPluginAsync<SiterestFastifyOptions> = async
     if (unmatched === 'next' && !site.serves(url.split('?', 1)[0]!)) return reply.callNotFound();
     return serve(site, fastify.prefix, request, reply);
   };
+  // Anything thrown in this plugin's context (the handler, hooks, a parser) is answered with WordPress's JSON
+  // envelope, never Fastify's own error answer with the raw message.
+  fastify.setErrorHandler((error, _request, reply) => {
+    site.logger.error('unhandled error in the Fastify adapter', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    if (reply.raw.headersSent) {
+      reply.raw.destroy();
+      return;
+    }
+    for (const name of reply.raw.getHeaderNames()) reply.raw.removeHeader(name);
+    reply.removeHeader('content-length');
+    return send(reply, fatalErrorResponse());
+  });
   // WordPress answers every method (an undeclared one gets rest_no_route), but Fastify routes only the common
   // ones and sends the rest (SEARCH, PROPFIND, PURGE…) to the app's 404. Teach it every method Node parses.
   // CONNECT is a proxy's tunnel, never a request to the API.
@@ -46,7 +58,10 @@ export const siterestFastify: FastifyPluginAsync<SiterestFastifyOptions> = async
 async function serve(site: Site<FastifyRequest>, prefix: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const url = request.url.slice(prefix.length) || '/';
   const { request: siteRequest, bodyError } = await toSiteRequest({ raw: request.raw, method: request.method, url, basePath: prefix, frameworkRequest: request }, site);
-  const response = await site.handle(siteRequest, bodyError);
+  return send(reply, await site.handle(siteRequest, bodyError));
+}
+
+function send(reply: FastifyReply, response: SiteResponse): FastifyReply {
   // Set on the Node response so names keep WordPress's casing; Fastify's own hooks still run. A HEAD answer's
   // Content-Length (GET's) goes through Fastify, which would otherwise count the empty body.
   for (const [name, value] of Object.entries(groupHeaders(response))) {
@@ -79,7 +94,11 @@ export function siterestFrameworkErrors(options: {
     const path = request.url.split('?', 1)[0]!;
     const inside = path === prefix || path.startsWith(`${prefix}/`);
     if (error.code === 'FST_ERR_BAD_URL' && inside && (options.unmatched === 'rest_no_route' || site.serves(path.slice(prefix.length) || '/'))) {
-      void serve(site, prefix, request, reply).catch((failure: Error) => reply.send(failure));
+      void serve(site, prefix, request, reply).catch((failure: unknown) => {
+        site.logger.error('unhandled error in the Fastify adapter', { error: failure instanceof Error ? (failure.stack ?? failure.message) : String(failure) });
+        if (reply.raw.headersSent) reply.raw.destroy();
+        else send(reply, fatalErrorResponse());
+      });
       return;
     }
     if (fallback) return void (fallback as (...args: unknown[]) => unknown)(error, request, reply);
@@ -90,3 +109,5 @@ export function siterestFrameworkErrors(options: {
 }
 
 export { siterestRedirectsFastify, type SiterestRedirectsOptions } from './redirects.js';
+/** Answers requests Node's parser refuses (headers over 16 KB, …) with WordPress's envelope: `Fastify({ clientErrorHandler: handleClientError })`. */
+export { handleClientError } from '@siterest/core';

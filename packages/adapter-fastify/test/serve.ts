@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { Site } from '@siterest/core';
+import { handleClientError, type Site } from '@siterest/core';
 import type { RunningServer, ServeOptions } from '@siterest/core/testing';
 import { siterestFastify, siterestFrameworkErrors } from '@siterest/adapter-fastify';
 
@@ -12,7 +12,8 @@ export async function serveWithFastify(
   site: Site<FastifyRequest>,
   options: ServeOptions & { configure?: (app: FastifyInstance) => void } = {},
 ): Promise<RunningServer> {
-  const app = Fastify({ frameworkErrors: siterestFrameworkErrors({ site, prefix: '/api', unmatched: options.unmatched }) });
+  // Requests Node's parser refuses (over-large headers) and paths Fastify cannot decode get WordPress's envelope too.
+  const app = Fastify({ clientErrorHandler: handleClientError, frameworkErrors: siterestFrameworkErrors({ site, prefix: '/api', unmatched: options.unmatched }) });
   options.configure?.(app);
   app.get('/api/app/before', async (_request, reply) => reply.type('text/plain').send('app: before'));
   await app.register(siterestFastify, { site, prefix: '/api', unmatched: options.unmatched });

@@ -77,7 +77,14 @@ function bodyFromApp(value: unknown, contentType: string): RequestBody | undefin
   if (Buffer.isBuffer(value)) return value.length ? { kind: 'raw', contentType, bytes: value } : undefined;
   if (typeof value === 'string') return value ? { kind: 'raw', contentType, bytes: Buffer.from(value) } : undefined;
   if (value === null || typeof value !== 'object') return undefined;
-  if (JSON_TYPE.test(contentType)) return { kind: 'raw', contentType, bytes: Buffer.from(JSON.stringify(value)) };
+  if (JSON_TYPE.test(contentType)) {
+    try {
+      return { kind: 'raw', contentType, bytes: Buffer.from(JSON.stringify(value)) };
+    } catch {
+      // Nested too deeply to write again (a call-stack overflow): core checks the value as parsed and refuses it.
+      return { kind: 'parsed', contentType, value };
+    }
+  }
   if (FORM_TYPE.test(contentType)) return { kind: 'raw', contentType, bytes: Buffer.from(formString(value)) };
   return { kind: 'parsed', contentType, value };
 }

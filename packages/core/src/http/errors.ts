@@ -6,9 +6,10 @@ import { ApiError } from './api-error.js';
  */
 export const coreErrors = {
   noRoute: () => new ApiError('rest_no_route', 'No route was found matching the URL and request method.', 404),
-  invalidJson: (message: string) =>
+  /** PHP's json_last_error() code and message: 4 syntax, 5 UTF-8, 1 depth, 10 lone surrogate. */
+  invalidJson: (message: string, code = 4) =>
     new ApiError('rest_invalid_json', 'Invalid JSON body passed.', 400, {
-      json_error_code: 4,
+      json_error_code: code,
       json_error_message: message,
     }),
   missingParams: (params: string[]) =>
@@ -41,6 +42,11 @@ export const coreErrors = {
       'The site cannot reach its data store right now. Please try again in a moment.',
       503,
     ),
+  // Requests Node's HTTP parser refuses before any route sees them (WordPress's web server answers these itself).
+  headersTooLarge: () =>
+    new ApiError('rest_request_headers_too_large', 'The request headers are larger than the server accepts.', 431),
+  requestTimeout: () => new ApiError('rest_request_timeout', 'The request took too long to arrive.', 408),
+  badRequest: () => new ApiError('rest_bad_request', 'The request could not be read.', 400),
   /** What WordPress's fatal error handler answers; details go to the host app's logger, never on the wire. */
   internal: () => new ApiError('internal_server_error', 'There has been a critical error on this website.', 500),
   // Cookie authentication (WordPress rest_cookie_check_errors).

@@ -1,3 +1,4 @@
+import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { sharedAnswerData } from '../answer-cache.js';
 import { parseWithZod } from '../args/zod-args.js';
 import { sanitizeValue, validateValue } from '../args/schema-rules.js';
@@ -10,7 +11,9 @@ import { ApiRequest } from './api-request.js';
 import { ApiResponse } from './api-response.js';
 import { FORM_TYPE, JSON_TYPE } from './body.js';
 import { coreErrors } from './errors.js';
+import { fatalErrorResponse } from './fatal.js';
 import { filterFields } from './fields.js';
+import { jsonDecodeError } from './json-body.js';
 import { baseHeaders, corsAllows, corsHeaders, NO_CACHE_HEADERS, type CorsOption } from './headers.js';
 import { encodeJson } from './json.js';
 import { isPlainObject } from './php.js';
@@ -73,7 +76,10 @@ function readBodyParams(input: SiteRequest, method: string): BodyParams {
   }
   if (body.kind === 'stream') return out;
   if (body.kind === 'parsed') {
-    if (out.jsonContentType && isPlainObject(body.value)) out.json = body.value;
+    if (out.jsonContentType && isPlainObject(body.value)) {
+      out.jsonError = jsonDecodeError(body.value);
+      if (!out.jsonError) out.json = body.value;
+    }
     else if (FORM_TYPE.test(contentType) && acceptsForm && isPlainObject(body.value)) out.form = body.value;
     return out;
   }
@@ -82,7 +88,10 @@ function readBodyParams(input: SiteRequest, method: string): BodyParams {
     if (text.trim() !== '') {
       try {
         const value: unknown = JSON.parse(text);
-        out.json = isPlainObject(value) ? value : Array.isArray(value) ? Object.fromEntries(value.map((v, i) => [String(i), v])) : {};
+        out.jsonError = jsonDecodeError(value);
+        if (!out.jsonError) {
+          out.json = isPlainObject(value) ? value : Array.isArray(value) ? Object.fromEntries(value.map((v, i) => [String(i), v])) : {};
+        }
       } catch {
         out.jsonError = coreErrors.invalidJson(text.includes('\uFFFD') ? 'Malformed UTF-8 characters, possibly incorrectly encoded' : 'Syntax error');
       }
@@ -236,8 +245,29 @@ function nonceOf(body: BodyParams, query: Record<string, unknown>, input: SiteRe
   return headerValue(input.headers, 'x-wp-nonce');
 }
 
-/** Serves one request the way WordPress's REST server does (see ../design: the pipeline order is contract). */
+/**
+ * Serves one request the way WordPress's REST server does, and whatever goes wrong — in a handler, or later in
+ * filtering, serializing or rendering the answer, or in a header no HTTP server would send — the client gets
+ * WordPress's JSON error envelope, never an exception for the framework to answer in its own way.
+ */
 export async function handleRequest(ctx: PipelineContext, input: SiteRequest, bodyError?: ApiError): Promise<SiteResponse> {
+  try {
+    const response = await serveRequest(ctx, input, bodyError);
+    for (const [name, value] of response.headers) {
+      validateHeaderName(name);
+      validateHeaderValue(name, value);
+    }
+    return response;
+  } catch (error) {
+    ctx.logger.error('unhandled error while answering a REST request', {
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
+    return fatalErrorResponse();
+  }
+}
+
+/** Serves one request (see ../design: the pipeline order is contract). */
+async function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?: ApiError): Promise<SiteResponse> {
   const rawMethod = input.method.toUpperCase();
   const query = parseFormString(input.query ?? '');
   const path = resolveRoutePath(input.path, query);

@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { builtInNamespaces } from '../namespaces/index.js';
+import { ApiResponse } from '../http/api-response.js';
+import { defineNamespace, defineRoute, READABLE } from '../registry/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localFileStorage } from '../media/file-storage.js';
 import { createSite, type Site } from '../site.js';
@@ -218,6 +220,24 @@ export function adapterContractSuite(name: string, harness: AdapterHarness): voi
       });
       const noRoute = await post('/cal/events/v1/nowhere', '{"name": ');
       expect(json(noRoute).code).toBe('rest_no_route');
+    });
+
+    it('refuses lone surrogates and JSON nested past 512 levels with rest_invalid_json, whoever parsed the body', async () => {
+      const deep = `{"name":"Deep","x":${'['.repeat(5000)}${']'.repeat(5000)}}`;
+      for (const [body, code] of [[deep, 1], ['{"name":"a\\ud800"}', 10]] as const) {
+        const answer = await post('/cal/events/v1/tags', body);
+        expect([answer.status, json(answer).code, json(answer).data.json_error_code]).toEqual([400, 'rest_invalid_json', code]);
+      }
+    });
+
+    it('answers headers over 16 KB with a 431 in the JSON envelope (the app server set up as documented)', async () => {
+      const answer = await rawRequest(api('/'), { headers: { 'X-Padding': 'x'.repeat(20_000) } });
+      expect([answer.status, header(answer, 'content-type')]).toEqual([431, 'application/json; charset=UTF-8']);
+      expect(json(answer)).toEqual({
+        code: 'rest_request_headers_too_large',
+        message: 'The request headers are larger than the server accepts.',
+        data: { status: 431 },
+      });
     });
 
     it('answers unknown routes and methods with rest_no_route', async () => {
@@ -511,6 +531,44 @@ export function adapterContractSuite(name: string, harness: AdapterHarness): voi
         expect(signedIn.status).toBe(403); // signed in (not 401), but a subscriber may not create tags
         expect(header(signedIn, 'x-wp-nonce')).toMatch(/^[0-9a-f]{10}$/);
         expect(header(signedIn, 'access-control-allow-credentials')).toBe('true');
+      });
+    });
+
+    describe('answers that fail after the handler', () => {
+      let server: RunningServer;
+      // Routes whose answers break only after the pipeline's handler ran: in serializing, rendering, or in a
+      // header no HTTP server may send.
+      const faults = defineNamespace({
+        namespace: 'faults/v1',
+        routes: [
+          defineRoute('/bigint', [{ methods: READABLE, handler: () => ({ n: 1n }) }]),
+          defineRoute('/header', [{ methods: READABLE, handler: () => new ApiResponse({ ok: true }, 200, [['X-Broken', 'a\r\nSet-Cookie: x=1']]) }]),
+          defineRoute('/render', [{ methods: READABLE, handler: () => ({ ok: true }), render: () => { throw new Error('/srv/app/secret.ts:1 render failed'); } }]),
+        ],
+      });
+
+      beforeAll(async () => {
+        const site = createSite({
+          store: await harness.createStore(),
+          settings: { name: 'Faults', url: 'http://127.0.0.1:8080' },
+          logger: silentLogger,
+          namespaces: [faults],
+        });
+        server = await harness.serve(site);
+      });
+
+      afterAll(async () => {
+        await server?.close();
+      });
+
+      it('answers the JSON error envelope, never the framework\'s error page or raw message', async () => {
+        for (const path of ['/faults/v1/bigint', '/faults/v1/header', '/faults/v1/render']) {
+          const answer = await rawRequest(`${server.url}${path}`);
+          expect([path, answer.status, header(answer, 'content-type')]).toEqual([path, 500, 'application/json; charset=UTF-8']);
+          expect(json(answer)).toEqual({ code: 'internal_server_error', message: 'There has been a critical error on this website.', data: { status: 500 } });
+          expect(header(answer, 'x-broken')).toBeUndefined();
+          expect(header(answer, 'set-cookie')).toBeUndefined();
+        }
       });
     });
   });

@@ -2,6 +2,11 @@ import { ApiError } from '../../http/api-error.js';
 
 /** The Events Calendar's REST error codes and messages, one place for the namespace. */
 export const calendarErrors = {
+  // WordPress's posts controller (check_assign_author, handle_status_param), which TEC's routes skip.
+  cannotEditOthers: (mode: 'create' | 'update', status: 401 | 403) =>
+    new ApiError('rest_cannot_edit_others', `Sorry, you are not allowed to ${mode} posts as this user.`, status),
+  cannotCreatePrivate: (status: 401 | 403) =>
+    new ApiError('rest_cannot_publish', 'Sorry, you are not allowed to create private posts in this post type.', status),
   eventNotFound: (id: number | string) => new ApiError('rest-event-not-found', `Event with ID ${id} does not exist.`, 404),
   invalidEventId: () => new ApiError('rest-invalid-event-id', 'The specified ID is not a valid event.', 400),
   eventNoLongerAvailable: () => new ApiError('event-no-longer-available', 'This event is no longer available', 403),

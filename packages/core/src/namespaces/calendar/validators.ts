@@ -1,6 +1,7 @@
 import type { ArgValidator } from '../../args/spec.js';
 import type { ApiRequest } from '../../http/api-request.js';
 import { intval, isEmpty, isNumeric } from '../../http/php.js';
+import { phpUrlDecode } from '../../http/query.js';
 import { sanitizeTitle } from '../../text/sanitize.js';
 import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from './constants.js';
 
@@ -16,12 +17,7 @@ export function listToArray(value: unknown): unknown[] {
   if (Array.isArray(value)) items = value;
   else if (typeof value === 'object') items = Object.values(value as object);
   else {
-    let text = String(value);
-    try {
-      text = decodeURIComponent(text.replace(/\+/g, ' '));
-    } catch {
-      /* keep as sent */
-    }
+    const text = phpUrlDecode(String(value));
     items = text.split(/\s*,\s*/);
   }
   return items.filter((v) => v !== '').map((v) => (isNumeric(v) ? Number(v) : v));

@@ -6,7 +6,7 @@ import { CATEGORY_TAXONOMY, CALENDAR_NAMESPACE, TAG_TAXONOMY } from '../constant
 import { wallClockToUtc, WP_FORMAT } from '../../../time.js';
 import { dateOf } from '../format/memoized.js';
 import { isTruthy } from '../posts/inputs.js';
-import { addQueryArgs, withQuery, type QueryValue } from '../posts/rest-url.js';
+import { addQueryArgs, phpUrlencode, withQuery, type QueryValue } from '../posts/rest-url.js';
 import { readVisibility } from '../posts/access.js';
 import { allowedStatuses } from '../posts/status.js';
 import { findTerm, listToArray } from '../validators.js';
@@ -135,7 +135,8 @@ export async function planEventList(request: ApiRequest): Promise<EventListPlan>
     ['per_page', perPage],
     ['start_date', startDate],
     ['end_date', endDate],
-    ['search', request.has('search') ? String(raw('search')) : null],
+    // URL-encoded (TEC writes it raw): free text must not break out of the URL, and the paging links encode it too.
+    ['search', request.has('search') ? phpUrlencode(String(raw('search'))) : null],
     ['geoloc', geoloc ? 1 : null],
     ['geoloc_lat', geoloc ? String(raw('geoloc_lat') ?? '') : null],
     ['geoloc_lng', geoloc ? String(raw('geoloc_lng') ?? '') : null],

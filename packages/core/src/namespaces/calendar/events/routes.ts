@@ -6,7 +6,7 @@ import type { PostRouteDocs } from '../posts/types.js';
 import type { EventRecord, OrganizerRecord, VenueRecord } from '../../../store/records.js';
 import { calendarErrors } from '../errors.js';
 import { ORGANIZERS, VENUES } from '../linked/kinds.js';
-import { canDelete, canEdit, canRead, unlocked } from '../posts/access.js';
+import { canDelete, canEdit, canRead, unlocked, writeAllowed } from '../posts/access.js';
 import { archivePaging } from '../posts/rest-url.js';
 import { createArgs, idArg, listArgs, passwordArg, slugArg, unrequired, updateBySlugArgs, EVENT_TYPE } from './args.js';
 import { EVENTS } from './kind.js';
@@ -89,11 +89,11 @@ async function remove(request: ApiRequest) {
   return (await wire(request, [await trashEvent(request, event)], false))[0];
 }
 
-const canCreate = (request: ApiRequest) => request.can(EVENTS.caps.edit_posts);
+const canCreate = (request: ApiRequest) => request.can(EVENTS.caps.edit_posts) && writeAllowed(request, EVENTS, 'create');
 /** Per-event rights; when there is no such event, the type's cap (so the handler can answer 404). */
 const canUpdate = async (request: ApiRequest) => {
   const event = await loadEvent(request);
-  return event ? canEdit(request, EVENTS, event) : request.can(EVENTS.caps.edit_posts);
+  return (event ? canEdit(request, EVENTS, event) : request.can(EVENTS.caps.edit_posts)) && writeAllowed(request, EVENTS, 'update');
 };
 const canTrash = async (request: ApiRequest) => {
   const event = await loadEvent(request);

@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import type { SiteSettings } from '../../../settings.js';
+import { phpUrlDecode } from '../../../http/query.js';
 import type { EventRecord, OrganizerRecord, VenueRecord } from '../../../store/records.js';
 import { WP_FORMAT } from '../../../time.js';
 import { antispambot, type RandomSource } from './antispambot.js';
@@ -128,7 +129,7 @@ export function eventJsonLdUrl(permalink: string, prettyPermalinks: boolean): st
     .map((pair) => {
       const eq = pair.indexOf('=');
       if (eq === -1) return pair;
-      const value = decodeURIComponent(pair.slice(eq + 1).replace(/\+/g, ' '));
+      const value = phpUrlDecode(pair.slice(eq + 1));
       return `${pair.slice(0, eq)}=${phpUrlencode(value)}`;
     })
     .join('&');

@@ -8,7 +8,7 @@ import type { OrganizerRecord, VenueRecord } from '../../../store/records.js';
 import type { StatusFilter } from '../../../store/queries.js';
 import { formatWpDate } from '../../../time.js';
 import { CALENDAR_NAMESPACE, EVENT_CAPS } from '../constants.js';
-import { canDelete, canEdit, canRead, readVisibility, unlocked } from '../posts/access.js';
+import { canDelete, canEdit, canRead, readVisibility, unlocked, writeAllowed } from '../posts/access.js';
 import { isTruthy } from '../posts/inputs.js';
 import { archivePaging, withQuery } from '../posts/rest-url.js';
 import { allowedStatuses, isPostStatus, statusListValidator } from '../posts/status.js';
@@ -212,10 +212,10 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): Rou
     return single(request, kind, await trashLinked(request, request.site.store, kind, record), false);
   };
 
-  const canCreate = (request: ApiRequest) => request.can(kind.caps.edit_posts);
+  const canCreate = (request: ApiRequest) => request.can(kind.caps.edit_posts) && writeAllowed(request, kind, 'create');
   const canUpdate = async (request: ApiRequest) => {
     const record = await target(request, kind);
-    return record ? canEdit(request, kind, record) : request.can(kind.caps.edit_posts);
+    return (record ? canEdit(request, kind, record) : request.can(kind.caps.edit_posts)) && writeAllowed(request, kind, 'update');
   };
   const canTrash = async (request: ApiRequest) => {
     const record = await target(request, kind);

@@ -1,9 +1,12 @@
 import { canOnObject, hasCap, type Principal } from '../../../auth/principal.js';
 import type { PostTypeCaps } from '../../../auth/roles.js';
+import type { ApiError } from '../../../http/api-error.js';
 import type { ApiRequest } from '../../../http/api-request.js';
+import { intval, isEmpty, isNumeric } from '../../../http/php.js';
 import type { ReadVisibility, StatusFilter } from '../../../store/queries.js';
 import type { PostRecord } from '../../../store/records.js';
 import { statusMatches } from '../../../store/search.js';
+import { calendarErrors } from '../errors.js';
 import { REGISTERED_STATUSES } from './status.js';
 import type { PostTypeConfig } from './types.js';
 
@@ -69,4 +72,20 @@ export function unlocked(request: ApiRequest, type: PostTypeConfig, post: PostRe
   if (!post.password) return true;
   if (request.get('password') === post.password) return true;
   return request.get('context') === 'edit' && canEdit(request, type, post);
+}
+
+/**
+ * What a write may ask for, checked as WordPress's posts controller checks it (TEC's routes do not, so upstream a
+ * contributor could hand a post to another user or make it private): another author needs `edit_others_*`, the
+ * `private` status needs `publish_*`. The refusal, or true.
+ */
+export function writeAllowed(request: ApiRequest, type: PostTypeConfig, mode: 'create' | 'update'): true | ApiError {
+  const author = request.get('author');
+  if (!isEmpty(author) && isNumeric(author) && intval(author) !== (request.principal?.id ?? 0) && !request.can(type.caps.edit_others_posts)) {
+    return calendarErrors.cannotEditOthers(mode, request.authorizationStatus);
+  }
+  if (request.get('status') === 'private' && !request.can(type.caps.publish_posts)) {
+    return calendarErrors.cannotCreatePrivate(request.authorizationStatus);
+  }
+  return true;
 }

@@ -1,3 +1,5 @@
+import { phpUrlDecode } from '../../../http/query.js';
+
 /*
  * TEC builds archive URLs with WordPress's add_query_arg: values added from an array are written as they are
  * (a date keeps its space), but every later call re-parses the URL and URL-encodes what was already there
@@ -10,14 +12,6 @@ export function phpUrlencode(value: string): string {
   return encodeURIComponent(value)
     .replace(/[!'()*~]/g, (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`)
     .replace(/%20/g, '+');
-}
-
-function phpUrldecode(value: string): string {
-  try {
-    return decodeURIComponent(value.replace(/\+/g, ' '));
-  } catch {
-    return value;
-  }
 }
 
 function render(value: QueryValue): string | null {
@@ -48,7 +42,7 @@ function split(url: string): { base: string; pairs: Array<[string, string]> } {
 /** add_query_arg( array, url ) with the URL's existing values re-encoded and the new ones written raw. */
 export function addQueryArgs(url: string, args: Array<[string, QueryValue]>, options: { reencode: boolean } = { reencode: true }): string {
   const { base, pairs } = split(url);
-  const existing = options.reencode ? pairs.map(([k, v]): [string, string] => [k, phpUrlencode(phpUrldecode(v))]) : pairs;
+  const existing = options.reencode ? pairs.map(([k, v]): [string, string] => [k, phpUrlencode(phpUrlDecode(v))]) : pairs;
   const map = new Map(existing);
   for (const [key, value] of args) {
     const rendered = render(value);
