@@ -19,6 +19,7 @@ export interface IndexedRoute {
 }
 
 export interface Answer {
+  /** 0 when no well-formed HTTP answer came back. */
   status: number;
   headers: Array<[string, string]>;
   raw: string;
@@ -72,8 +73,13 @@ export function useFuzzSite(variant: StoreVariant, adapter: 'express' | 'fastify
       const headers = { ...options.headers };
       if (caller !== 'anonymous') headers.Authorization = auth[caller];
       const started = performance.now();
-      const response = await rawRequest(server.url + target, { ...options, headers });
-      return { status: response.status, headers: response.headers, raw: response.body, ms: performance.now() - started };
+      try {
+        const response = await rawRequest(server.url + target, { ...options, headers });
+        return { status: response.status, headers: response.headers, raw: response.body, ms: performance.now() - started };
+      } catch (error) {
+        // A malformed answer or a dropped connection: status 0, which no property accepts.
+        return { status: 0, headers: [], raw: `no HTTP answer: ${error instanceof Error ? error.message : String(error)}`, ms: performance.now() - started };
+      }
     };
     const index = await send('administrator', '/');
     if (index.status !== 200) throw new Error(`the root index answered ${index.status}: ${index.raw.slice(0, 300)}`);
