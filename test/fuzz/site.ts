@@ -9,7 +9,7 @@ import { serveSiteWithExpress, serveSiteWithFastify } from '../support/serve-sit
 import type { StoreSnapshot, StoreVariant } from '../support/stores.js';
 
 export type Caller = RoleName | 'anonymous';
-export const ROLES: readonly RoleName[] = ['administrator', 'editor', 'author', 'contributor', 'subscriber'];
+const ROLES: readonly RoleName[] = ['administrator', 'editor', 'author', 'contributor', 'subscriber'];
 
 /** One route of the root index: its path pattern (WordPress regex syntax), its methods and the args they read. */
 export interface IndexedRoute {

@@ -96,7 +96,7 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
 );
 
 /** Numbers JSON can carry that no field expects. */
-export const hostileNumber: fc.Arbitrary<number> = fc.oneof(
+const hostileNumber: fc.Arbitrary<number> = fc.oneof(
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
   fc.constantFrom(0, -0, 1, -1, 2 ** 31, 2 ** 53 + 2, 2 ** 63, -(2 ** 63), 1e21, 1e308, -1e308, Number.MIN_VALUE),
@@ -158,7 +158,7 @@ export function percentEncode(text: string): string {
 export const rawEscapes = fc.constantFrom('%', '%zz', '%E4%B8', '%ED%A0%80', '%C0%AF', '%FF', '%00', '%%', '%2', '%u0041', '%F0%9F%98');
 
 /** A query-string key: names routes read, PHP's bracket syntax and prototype keys. */
-export function queryKey(names: readonly string[]): fc.Arbitrary<string> {
+function queryKey(names: readonly string[]): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(...names).map(percentEncode) },
     { weight: 2, arbitrary: fc.constantFrom(...PROTOTYPE_KEYS).map(percentEncode) },
@@ -173,7 +173,7 @@ export function queryKey(names: readonly string[]): fc.Arbitrary<string> {
 }
 
 /** A query-string value: any hostile string, or a raw broken escape. */
-export const queryValue: fc.Arbitrary<string> = fc.oneof({ weight: 6, arbitrary: hostileString.map(percentEncode) }, { weight: 1, arbitrary: rawEscapes });
+const queryValue: fc.Arbitrary<string> = fc.oneof({ weight: 6, arbitrary: hostileString.map(percentEncode) }, { weight: 1, arbitrary: rawEscapes });
 
 /** A query string with repeated keys allowed, keys without values, and `&&` noise. */
 export function queryString(names: readonly string[], maxPairs = 6): fc.Arbitrary<string> {
