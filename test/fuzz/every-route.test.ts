@@ -124,6 +124,18 @@ const COMBINATIONS = storeVariants().flatMap((variant) => (['express', 'fastify'
 
 describe.each(COMBINATIONS)('hostile input on every route, $label', ({ variant, adapter }) => {
   const t = useFuzzSite(variant, adapter);
+  /**
+   * Sends a request; one that took longer than the limit is sent again, and only its second time counts. Slow
+   * input is slow every time, while a machine shared with other work pauses now and then: so the limit catches
+   * the first without failing on the second.
+   */
+  const timed = async (caller: Caller, request: HostileRequest): Promise<Answer> => {
+    const send = () => t.send(caller, request.target, { method: request.method, headers: request.headers, body: request.body });
+    const first = await send();
+    if (first.ms <= SLOWEST_MS || first.status === 0 || first.status >= 500) return first;
+    const again = await send();
+    return { ...first, ms: again.ms };
+  };
   const options = () => ({ seed: SEED, numRuns: RUNS, ...(PATH ? { path: PATH } : {}) });
   /** Answers by status class, printed at the end: a suite that only ever sees 400s tests little. */
   const seen = new Map<string, number>();
@@ -152,7 +164,7 @@ describe.each(COMBINATIONS)('hostile input on every route, $label', ({ variant, 
       await fc.assert(
         fc.asyncProperty(fc.constantFrom<Caller>('anonymous', 'subscriber'), hostileRequest(t.routes, t.argNames), async (caller, request) => {
           const before = recordsOf(await t.snapshot());
-          const answer = await t.send(caller, request.target, { method: request.method, headers: request.headers, body: request.body });
+          const answer = await timed(caller, request);
           count(answer);
           const damage = prototypeDamage();
           expect(damage, `Object.prototype: ${describeCase(caller, request, answer)}`).toEqual([]);
@@ -172,7 +184,7 @@ describe.each(COMBINATIONS)('hostile input on every route, $label', ({ variant, 
     async () => {
       await fc.assert(
         fc.asyncProperty(fc.constantFrom<Caller>('contributor', 'author', 'editor', 'administrator'), hostileRequest(t.routes, t.argNames), async (caller, request) => {
-          const answer = await t.send(caller, request.target, { method: request.method, headers: request.headers, body: request.body });
+          const answer = await timed(caller, request);
           count(answer);
           const damage = prototypeDamage();
           expect(damage, `Object.prototype: ${describeCase(caller, request, answer)}`).toEqual([]);
