@@ -106,8 +106,9 @@ describe.each(variants)('hostile request input ($label)', { timeout: 120_000 }, 
       await timed(`venue ${i}`, () => cal.call('author', 'POST', `${NS}/venues`, { venue: `v${text}`, address: text }));
     }
     expect(timings.filter(([, status]) => status >= 500)).toEqual([]);
-    // Each of these held the server for seconds when a transform was quadratic; linear ones take milliseconds.
-    expect(timings.filter(([, , ms]) => ms > 2000)).toEqual([]);
+    // A quadratic transform held the server for about 20 s on the first of these; linear ones take milliseconds
+    // (the bound leaves room for a busy machine and PGlite indexing a 200,000-character title).
+    expect(timings.filter(([, , ms]) => ms > 5000)).toEqual([]);
   });
 
   it('parses long costs in linear time and refuses costs past 10,000 characters', async () => {

@@ -17,7 +17,7 @@ function envelopeFor(error: ClientError) {
  * The raw HTTP answer to a request Node's parser refused, as WordPress's JSON envelope rather than Node's empty
  * 431 or 400. Such a request never reaches a route, so it is answered on the socket and the connection closed.
  */
-export function clientErrorAnswer(error: ClientError): string {
+function clientErrorAnswer(error: ClientError): string {
   const apiError = envelopeFor(error);
   const body = encodeJson(apiError.toWire());
   return [

@@ -2,7 +2,7 @@ import type { ApiError } from './api-error.js';
 import { coreErrors } from './errors.js';
 
 /** PHP json_decode's default depth: at most 512 nested arrays and objects. */
-export const JSON_MAX_DEPTH = 512;
+const JSON_MAX_DEPTH = 512;
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 

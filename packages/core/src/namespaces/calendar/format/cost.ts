@@ -51,7 +51,7 @@ function sortByPhpKey<T>(items: readonly T[], keyOf: (item: T) => string): T[] {
  * The longest cost siterest takes, all values together (TEC has no limit; a cost is a few prices, and every read
  * parses it again).
  */
-export const COST_MAX_LENGTH = 10_000;
+const COST_MAX_LENGTH = 10_000;
 
 /** PHP loose equality (`==`) of two strings. */
 function looseEquals(a: string, b: string): boolean {
