@@ -1,10 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import express, { type Request, type Response } from 'express';
 import Fastify from 'fastify';
-import type { Site } from '@siterest/core';
+import { answerClientErrors, handleClientError, type Site } from '@siterest/core';
 import type { RunningServer } from '@siterest/core/testing';
 import { siterestExpress, siterestRedirects } from '@siterest/adapter-express';
-import { siterestFastify, siterestRedirectsFastify } from '@siterest/adapter-fastify';
+import { siterestFastify, siterestFrameworkErrors, siterestRedirectsFastify } from '@siterest/adapter-fastify';
 
 /** The host app's own pages: `/posts/...` and `/members/home` exist, anything else is its 404 page. */
 const PAGES = /^\/(posts\/[^/]+|members\/home|newer-page|new-page)\/?$/;
@@ -23,7 +23,7 @@ export async function serveSiteWithExpress(site: Site): Promise<RunningServer> {
   app.use((_req: Request, res: Response) => {
     res.status(404).type('text/html').send('<!DOCTYPE html><title>Page not found</title>');
   });
-  const server = app.listen(0, '127.0.0.1');
+  const server = answerClientErrors(app.listen(0, '127.0.0.1'));
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
@@ -33,7 +33,7 @@ export async function serveSiteWithExpress(site: Site): Promise<RunningServer> {
 }
 
 export async function serveSiteWithFastify(site: Site): Promise<RunningServer> {
-  const app = Fastify();
+  const app = Fastify({ clientErrorHandler: handleClientError, frameworkErrors: siterestFrameworkErrors({ site, prefix: '/api' }) });
   await app.register(siterestRedirectsFastify, { site });
   await app.register(siterestFastify, { site, prefix: '/api' });
   app.get('/*', async (request, reply) => {

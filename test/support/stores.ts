@@ -9,7 +9,14 @@ export interface StoreVariant {
   /** Another store on the same data, as a second app instance would open it (memory: the same object). */
   attach(store: SiteStore): Promise<SiteStore>;
   destroy(store: SiteStore): Promise<void>;
+  /**
+   * Every stored row, by table, each row as stable JSON: compared before and after requests to prove that
+   * nothing changed. It reads the store's own state (the memory store's maps, the PostgreSQL schema's tables).
+   */
+  snapshot(store: SiteStore): Promise<StoreSnapshot>;
 }
+
+export type StoreSnapshot = Record<string, string[]>;
 
 /**
  * The stores every HTTP-level test runs on: memory, and PostgreSQL — the server named by DATABASE_URL, or
@@ -20,7 +27,13 @@ export function storeVariants(): StoreVariant[] {
   const schemas = new Map<SiteStore, string>();
   let open = 0;
   return [
-    { label: 'memory store', create: async (firstIds) => memoryStore({ firstIds }), attach: async (store) => store, destroy: async () => {} },
+    {
+      label: 'memory store',
+      create: async (firstIds) => memoryStore({ firstIds }),
+      attach: async (store) => store,
+      destroy: async () => {},
+      snapshot: async (store) => memorySnapshot(store),
+    },
     {
       label: process.env.DATABASE_URL ? 'PostgreSQL store' : 'PostgreSQL store (PGlite)',
       async create(firstIds) {
@@ -48,6 +61,49 @@ export function storeVariants(): StoreVariant[] {
           database = null;
         }
       },
+      async snapshot(store) {
+        const db = await database!;
+        const schema = schemas.get(store)!;
+        const tables = await db.admin(`SELECT tablename FROM pg_tables WHERE schemaname = $1 AND tablename <> 'siterest_migrations' ORDER BY tablename`, [schema]);
+        const snapshot: StoreSnapshot = {};
+        for (const { tablename } of tables) {
+          const rows = await db.admin(`SELECT to_jsonb(t)::text AS row FROM "${schema}"."${String(tablename)}" t`);
+          snapshot[String(tablename)] = rows.map((r) => String(r.row)).sort();
+        }
+        return snapshot;
+      },
     },
   ];
+}
+
+/** The memory store's state: every journaled map and counter of its database object, found by walking it. */
+function memorySnapshot(store: SiteStore): StoreSnapshot {
+  const snapshot: StoreSnapshot = {};
+  const walk = (prefix: string, holder: object) => {
+    for (const [name, value] of Object.entries(holder)) {
+      const key = prefix + name;
+      if (Array.isArray(value)) snapshot[key] = value.map((item) => stableJson(item)).sort();
+      else if (value instanceof Map) snapshot[key] = [...value.entries()].map((entry) => stableJson(entry)).sort();
+      else if (value && typeof value === 'object' && value.map instanceof Map) snapshot[key] = [...(value.map as Map<unknown, unknown>).entries()].map((entry) => stableJson(entry)).sort();
+      else if (value && typeof value === 'object' && Object.getPrototypeOf(value) !== Object.prototype) walk(`${key}.`, value);
+      else if (value && typeof value === 'object') snapshot[key] = [stableJson(value)];
+      else if (typeof value !== 'function') snapshot[key] = [stableJson(value)];
+    }
+  };
+  walk('', (store as unknown as { db: object }).db);
+  return snapshot;
+}
+
+/** JSON with object keys sorted and Maps, Sets, Dates and Buffers spelled out, so equal state is equal text. */
+function stableJson(value: unknown): string {
+  return JSON.stringify(value, function (this: unknown, _key, v: unknown) {
+    if (v instanceof Map) return { map: [...v.entries()] };
+    if (v instanceof Set) return { set: [...v] };
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const ordered: Record<string, unknown> = Object.create(null);
+      for (const k of Object.keys(v).sort()) ordered[k] = (v as Record<string, unknown>)[k];
+      return ordered;
+    }
+    return v;
+  });
 }

@@ -1,6 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { handleClientError, siterestFastify, siterestRedirectsFastify } from '@siterest/adapter-fastify';
+import { handleClientError, siterestFastify, siterestFrameworkErrors, siterestRedirectsFastify } from '@siterest/adapter-fastify';
 import { announceAddress, banner, createExampleSite, readConfig, readEmbedPage, readUpload, runUntilSignalled, startServer } from '@siterest/examples-shared';
 
 /** A small Fastify app embedding siterest at /api and its redirects at the root, with demo data. */
@@ -8,8 +8,9 @@ startServer(async () => {
   const config = readConfig();
   const example = await createExampleSite(config);
 
-  // Requests Node refuses before the app sees them (headers over 16 KB) get WordPress's JSON envelope.
-  const app = Fastify({ clientErrorHandler: handleClientError });
+  // Requests Node refuses before the app sees them (headers over 16 KB), and paths Fastify cannot percent-decode
+  // under /api, get WordPress's JSON envelope.
+  const app = Fastify({ clientErrorHandler: handleClientError, frameworkErrors: siterestFrameworkErrors({ site: example.site, prefix: '/api' }) });
   // Redirects first: a redirect created through redirection/v1 works at once on every path of the app.
   await app.register(siterestRedirectsFastify, { site: example.site });
   app.get('/', (_request, reply) => reply.redirect('/api/'));

@@ -1,4 +1,5 @@
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { METHODS } from 'node:http';
+import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { fatalErrorResponse, groupHeaders, toSiteRequest, type Site, type SiteResponse } from '@siterest/core';
 
 export interface SiterestFastifyOptions {
@@ -25,14 +26,9 @@ export const siterestFastify: FastifyPluginAsync<SiterestFastifyOptions> = async
   fastify.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
-    const prefix = fastify.prefix;
-    const url = request.url.slice(prefix.length) || '/';
+    const url = request.url.slice(fastify.prefix.length) || '/';
     if (unmatched === 'next' && !site.serves(url.split('?', 1)[0]!)) return reply.callNotFound();
-    const { request: siteRequest, bodyError } = await toSiteRequest(
-      { raw: request.raw, method: request.method, url, basePath: prefix, frameworkRequest: request },
-      site,
-    );
-    return send(reply, await site.handle(siteRequest, bodyError));
+    return serve(site, fastify.prefix, request, reply);
   };
   // Anything thrown in this plugin's context (the handler, hooks, a parser) is answered with WordPress's JSON
   // envelope, never Fastify's own error answer with the raw message.
@@ -46,11 +42,24 @@ export const siterestFastify: FastifyPluginAsync<SiterestFastifyOptions> = async
     reply.removeHeader('content-length');
     return send(reply, fatalErrorResponse());
   });
+  // WordPress answers every method (an undeclared one gets rest_no_route), but Fastify routes only the common
+  // ones and sends the rest (SEARCH, PROPFIND, PURGE…) to the app's 404. Teach it every method Node parses.
+  // CONNECT is a proxy's tunnel, never a request to the API.
+  for (const method of METHODS) {
+    if (method !== 'CONNECT' && !fastify.supportedMethods.includes(method)) fastify.addHttpMethod(method, { hasBody: true });
+  }
   fastify.all('/', handler);
   fastify.all('/*', handler);
   // Paths Fastify's router could not place (an app route such as /api/app/x can hide the wildcard from /api/app/…).
   if (unmatched === 'rest_no_route') fastify.setNotFoundHandler(handler);
 };
+
+/** Answers one request below `prefix` with the site. */
+async function serve(site: Site<FastifyRequest>, prefix: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const url = request.url.slice(prefix.length) || '/';
+  const { request: siteRequest, bodyError } = await toSiteRequest({ raw: request.raw, method: request.method, url, basePath: prefix, frameworkRequest: request }, site);
+  return send(reply, await site.handle(siteRequest, bodyError));
+}
 
 function send(reply: FastifyReply, response: SiteResponse): FastifyReply {
   // Set on the Node response so names keep WordPress's casing; Fastify's own hooks still run. A HEAD answer's
@@ -60,6 +69,43 @@ function send(reply: FastifyReply, response: SiteResponse): FastifyReply {
     else reply.raw.setHeader(name, value);
   }
   return reply.code(response.status).send(response.body);
+}
+
+type FrameworkErrors = NonNullable<FastifyServerOptions['frameworkErrors']>;
+
+/**
+ * Fastify's `frameworkErrors` option for an app serving siterest at `prefix`:
+ * `Fastify({ frameworkErrors: siterestFrameworkErrors({ site, prefix: '/api' }) })`.
+ * Fastify's router refuses a path it cannot percent-decode (`/api/…/by-slug/%`, FST_ERR_BAD_URL) before any
+ * plugin runs, with an error of its own; with this option such a path in siterest's namespaces gets the answer
+ * WordPress (and siterest under Express) gives. Other errors and other paths get `fallback` when given, else
+ * Fastify's usual answer.
+ */
+export function siterestFrameworkErrors(options: {
+  site: Site<FastifyRequest>;
+  prefix: string;
+  /** As given to the plugin: with `'rest_no_route'`, every bad path under the prefix is siterest's. */
+  unmatched?: 'next' | 'rest_no_route';
+  fallback?: FrameworkErrors;
+}): FrameworkErrors {
+  const { site, fallback } = options;
+  const prefix = options.prefix.replace(/\/+$/, '');
+  const answer = (error: FastifyError, request: FastifyRequest, reply: FastifyReply): void => {
+    const path = request.url.split('?', 1)[0]!;
+    const inside = path === prefix || path.startsWith(`${prefix}/`);
+    if (error.code === 'FST_ERR_BAD_URL' && inside && (options.unmatched === 'rest_no_route' || site.serves(path.slice(prefix.length) || '/'))) {
+      void serve(site, prefix, request, reply).catch((failure: unknown) => {
+        site.logger.error('unhandled error in the Fastify adapter', { error: failure instanceof Error ? (failure.stack ?? failure.message) : String(failure) });
+        if (reply.raw.headersSent) reply.raw.destroy();
+        else send(reply, fatalErrorResponse());
+      });
+      return;
+    }
+    if (fallback) return void (fallback as (...args: unknown[]) => unknown)(error, request, reply);
+    void reply.code(error.statusCode ?? 400).send(error);
+  };
+  // Fastify types the option with its route generics; the handler needs none of them.
+  return answer as unknown as FrameworkErrors;
 }
 
 export { siterestRedirectsFastify, type SiterestRedirectsOptions } from './redirects.js';

@@ -34,6 +34,19 @@ export function intval(value: unknown): number {
   return 0;
 }
 
+/**
+ * PHP `strval` for the values a request can carry: arrays and objects (from PHP's bracket syntax or JSON) are
+ * the string "Array", as PHP casts them. Never `String(value)` on request values: the query parser's objects
+ * have no prototype, and converting one to text throws.
+ */
+export function strval(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === null || value === undefined || value === false) return '';
+  if (value === true) return '1';
+  if (typeof value === 'object') return 'Array';
+  return String(value);
+}
+
 /** PHP `floatval`. */
 export function floatval(value: unknown): number {
   if (typeof value === 'number') return value;

@@ -253,6 +253,22 @@ export function adapterContractSuite(name: string, harness: AdapterHarness): voi
       expect(wrongMethod.status).toBe(404);
       const nonNumeric = await rawRequest(api('/cal/events/v1/categories/abc'));
       expect(json(nonNumeric).code).toBe('rest_no_route');
+      // Methods no route declares and the framework does not route by default still reach WordPress's 404.
+      for (const method of ['SEARCH', 'PROPFIND', 'PURGE', 'LINK']) {
+        const odd = await rawRequest(api('/cal/events/v1/categories'), { method });
+        expect(odd.status, method).toBe(404);
+        expect(json(odd), method).toEqual({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
+      }
+    });
+
+    it('answers paths with broken percent-escapes like any other path', async () => {
+      for (const slug of ['%', '%zz', '%E4%B8']) {
+        const broken = await rawRequest(api(`/cal/events/v1/events/by-slug/${slug}`));
+        expect(broken.status, slug).toBe(400);
+        expect(json(broken), slug).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { slug: 'Invalid parameter.' } } });
+      }
+      const unknown = await rawRequest(api('/cal/events/v1/ev%ents'));
+      expect(json(unknown)).toEqual({ code: 'rest_no_route', message: 'No route was found matching the URL and request method.', data: { status: 404 } });
     });
 
     it('reports wrong types and missing params the WordPress way', async () => {

@@ -1,6 +1,6 @@
 import type { ArgValidator } from '../../args/spec.js';
 import type { ApiRequest } from '../../http/api-request.js';
-import { intval, isEmpty, isNumeric } from '../../http/php.js';
+import { intval, isEmpty, isNumeric, strval } from '../../http/php.js';
 import { phpUrlDecode } from '../../http/query.js';
 import { sanitizeTitle } from '../../text/sanitize.js';
 import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from './constants.js';
@@ -44,7 +44,7 @@ export async function findTerm(request: ApiRequest, taxonomy: string, value: unk
     const term = await terms.get(value);
     return term && term.taxonomy === taxonomy ? term.id : null;
   }
-  const text = String(value).trim();
+  const text = strval(value).trim();
   if (!text) return null;
   const bySlug = await terms.findBySlug(taxonomy, sanitizeTitle(text));
   if (bySlug) return bySlug.id;
