@@ -39,6 +39,7 @@ const ANYONE_MAY_WRITE = new Set([
   'eventMatches',
   'listeners',
   'version',
+  'changes',
   'redirection.redirectLog',
   'redirection.notFoundLog',
   'redirection.nextRedirectLogId',

@@ -135,6 +135,12 @@ describe('reserved query parameters', () => {
     expect(Object.keys(parentWins.json.routes).length).toBeGreaterThan(1);
   });
 
+  it('_fields holding a nested value names no field instead of failing (PHP reads it as "Array")', async () => {
+    const answer = await get('/?_fields[][a]=1&_fields[]=name');
+    expect(answer.status).toBe(200);
+    expect(Object.keys(answer.json)).toEqual(['name']);
+  });
+
   it('_jsonp wraps the answer and refuses unsafe callback names', async () => {
     const ok = await get('/shop/v1/items/3?_jsonp=render.items');
     expect(ok.header('Content-Type')).toBe('application/javascript; charset=UTF-8');

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '../http/api-error.js';
-import { isBooleanLike, isNumeric, isPlainObject, isWholeNumber, parseList, toBoolean, intval, floatval } from '../http/php.js';
+import { isBooleanLike, isNumeric, isPlainObject, isWholeNumber, parseList, toBoolean, intval, floatval, requestObject } from '../http/php.js';
 import type { ArgSchema, ArgType } from './spec.js';
 
 /*
@@ -334,8 +334,8 @@ export function sanitizeValue(value: unknown, schemaIn: ArgSchema, param: string
       return items;
     }
     case 'object': {
-      // A null-prototype copy: a property the caller named `__proto__` stays an ordinary key.
-      const object = Object.assign(Object.create(null) as Record<string, unknown>, toObject(value));
+      // A copy with the request-object prototype: a property the caller named `__proto__` stays an ordinary key.
+      const object = Object.assign(requestObject(), toObject(value));
       for (const [property, child] of Object.entries(object)) {
         const propertySchema = ownSchema(schema.properties, property) ?? matchingPatternSchema(property, schema);
         if (propertySchema) {

@@ -3,6 +3,7 @@ import { hasCap } from '../auth/principal.js';
 import type { CompiledEndpoint, CompiledRoute } from '../registry/registry.js';
 import type { SiteContext } from '../site-context.js';
 import type { RequestBody, UploadedFile } from './request.js';
+import { requestObject } from './php.js';
 
 export interface ParamSources {
   json: Record<string, unknown>;
@@ -124,7 +125,7 @@ export class ApiRequest {
 
   /** All params merged by precedence. */
   all(): Record<string, unknown> {
-    const merged = Object.create(null) as Record<string, unknown>;
+    const merged = requestObject();
     for (const source of [...this.order].reverse()) {
       for (const [key, value] of Object.entries(this.sources[source])) {
         if (value !== undefined && value !== null) merged[key] = value;

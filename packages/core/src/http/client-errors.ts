@@ -4,7 +4,17 @@ import { coreErrors } from './errors.js';
 import { encodeJson } from './json.js';
 
 /** The error a Node HTTP server reports for a request it could not parse. */
-type ClientError = Error & { code?: string };
+type ClientError = Error & { code?: string; rawPacket?: unknown };
+
+/**
+ * Whether the refused request was a HEAD, whose answer must have no body (a client reads the bytes after the
+ * headers as garbage). Node hands over the data it was parsing; a request line is at its start when the request
+ * came in one piece, which is how such requests come. Unknown counts as not HEAD.
+ */
+function isHead(error: ClientError): boolean {
+  const packet = error.rawPacket;
+  return Buffer.isBuffer(packet) && packet.subarray(0, 5).toString('latin1') === 'HEAD ';
+}
 
 /** WordPress's error envelope for a request Node's parser refused: headers too large, too slow, or malformed. */
 function envelopeFor(error: ClientError) {
@@ -17,7 +27,7 @@ function envelopeFor(error: ClientError) {
  * The raw HTTP answer to a request Node's parser refused, as WordPress's JSON envelope rather than Node's empty
  * 431 or 400. Such a request never reaches a route, so it is answered on the socket and the connection closed.
  */
-function clientErrorAnswer(error: ClientError): string {
+function clientErrorAnswer(error: ClientError, withBody: boolean): string {
   const apiError = envelopeFor(error);
   const body = encodeJson(apiError.toWire());
   return [
@@ -27,7 +37,7 @@ function clientErrorAnswer(error: ClientError): string {
     `Content-Length: ${Buffer.byteLength(body)}`,
     'Connection: close',
     '',
-    body,
+    withBody ? body : '',
   ].join('\r\n');
 }
 
@@ -38,7 +48,7 @@ export function handleClientError(error: ClientError, socket: Duplex): void {
     socket.destroy();
     return;
   }
-  socket.end(clientErrorAnswer(error));
+  socket.end(clientErrorAnswer(error, !isHead(error)));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { parseList } from './php.js';
+import { parseList, strval } from './php.js';
 
 /**
  * The requested fields as a tree. A Map, not an object: field names are the caller's (`__proto__`,
@@ -8,7 +8,7 @@ type FieldTree = Map<string, FieldTree | true>;
 
 /** WordPress rest_filter_response_fields: keep only the listed (dotted) fields, parents winning over children. */
 export function filterFields(data: unknown, fieldsParam: unknown): unknown {
-  const fields = parseList(fieldsParam).map((f) => String(f).trim()).filter(Boolean);
+  const fields = parseList(fieldsParam).map((f) => strval(f).trim()).filter(Boolean);
   if (!fields.length) return data;
   const tree: FieldTree = new Map();
   for (const field of fields) {

@@ -47,6 +47,36 @@ export function strval(value: unknown): string {
   return String(value);
 }
 
+/**
+ * The prototype of objects built from request values (query strings, form bodies, sanitized objects). It holds no
+ * property a client could name — no `__proto__` accessor, no `constructor`, no `toString` — and is frozen; its one
+ * member makes the object read as PHP reads an array in a string or number context ("Array"), where an object
+ * without any prototype would throw a TypeError and turn a hostile request into a 500.
+ */
+const REQUEST_OBJECT_PROTOTYPE: object = Object.freeze(
+  Object.create(null, { [Symbol.toPrimitive]: { value: () => 'Array', enumerable: false } }) as object,
+);
+
+/** A new empty object for request values (see REQUEST_OBJECT_PROTOTYPE): no key a client sends reaches a prototype. */
+export function requestObject<T = unknown>(): Record<string, T> {
+  return Object.create(REQUEST_OBJECT_PROTOTYPE) as Record<string, T>;
+}
+
+/**
+ * Gives every prototype-less object inside a parsed request value (as `qs` builds them) the request-object
+ * prototype, in place. Parsed values are bounded in depth and count before this runs, so the walk is linear.
+ */
+export function adoptRequestObjects(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    for (const item of value) adoptRequestObjects(item);
+    return value;
+  }
+  if (Object.getPrototypeOf(value) === null) Object.setPrototypeOf(value, REQUEST_OBJECT_PROTOTYPE);
+  for (const key of Object.keys(value)) adoptRequestObjects((value as Record<string, unknown>)[key]);
+  return value;
+}
+
 /** PHP `floatval`. */
 export function floatval(value: unknown): number {
   if (typeof value === 'number') return value;

@@ -1,4 +1,5 @@
 import qs from 'qs';
+import { adoptRequestObjects, requestObject } from './php.js';
 
 const PERCENT_BYTE = /%([0-9a-fA-F]{2})/g;
 
@@ -25,11 +26,11 @@ export function phpUrlDecode(text: string): string {
 /**
  * Query strings and urlencoded bodies parsed as PHP does: `a[]=1&a[]=2` is a list, `v[city]=x` an object,
  * a repeated plain key keeps its last value, and any percent sequence decodes (see {@link phpUrlDecode}).
- * Objects have no prototype, so no key a client sends can reach one.
+ * Objects have the request-object prototype (nothing a client can name), so no key a client sends can reach one.
  */
 export function parseFormString(input: string): Record<string, unknown> {
-  if (!input) return Object.create(null) as Record<string, unknown>;
-  return qs.parse(input, {
+  if (!input) return requestObject();
+  const parsed = qs.parse(input, {
     depth: 5,
     arrayLimit: 1000,
     parameterLimit: 5000,
@@ -37,5 +38,6 @@ export function parseFormString(input: string): Record<string, unknown> {
     allowPrototypes: false,
     plainObjects: true,
     decoder: (text) => phpUrlDecode(text),
-  }) as Record<string, unknown>;
+  });
+  return adoptRequestObjects(parsed) as Record<string, unknown>;
 }

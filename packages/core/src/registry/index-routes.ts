@@ -1,6 +1,6 @@
 import type { ApiRequest } from '../http/api-request.js';
 import { isFieldIncluded } from '../http/fields.js';
-import { parseList } from '../http/php.js';
+import { parseList, strval } from '../http/php.js';
 import { reportedGmtOffset } from '../settings.js';
 import type { BuiltInRoutes } from './registry.js';
 import { READABLE } from './types.js';
@@ -24,7 +24,7 @@ function rootIndex(request: ApiRequest): Record<string, unknown> {
       : [],
     routes: registry.describeRoutes(registry.routes, request.apiRoot, request.site),
   };
-  const fields = parseList(request.get('_fields') ?? '').map(String);
+  const fields = parseList(request.get('_fields') ?? '').map(strval);
   const withLinks = fields.length === 0 || isFieldIncluded('_links', fields);
   if (withLinks || isFieldIncluded('site_logo', fields)) data.site_logo = settings.site_logo;
   if (withLinks || isFieldIncluded('site_icon', fields) || isFieldIncluded('site_icon_url', fields)) {

@@ -238,6 +238,9 @@ export function adapterContractSuite(name: string, harness: AdapterHarness): voi
         message: 'The request headers are larger than the server accepts.',
         data: { status: 431 },
       });
+      // A HEAD answer has no body: a client would read one as the start of a broken next answer.
+      const head = await rawRequest(api('/'), { method: 'HEAD', headers: { 'X-Padding': 'x'.repeat(20_000) } });
+      expect([head.status, head.body.length]).toEqual([431, 0]);
     });
 
     it('answers unknown routes and methods with rest_no_route', async () => {
