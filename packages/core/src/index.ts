@@ -123,7 +123,6 @@ export { popups, POPUPS_NAMESPACE, POPUP_TYPE, type PopupsAdmin, type PopupsOpti
 export type { MailMessage, MailAttachmentRef, OutgoingMail } from './mail/message.js';
 export { storeMailTransport, type MailTransport } from './mail/transport.js';
 export { smtpTransport, parseSmtpUrl, type SmtpTransportOptions } from './mail/smtp.js';
-export { formatPhpDate } from './text/php-date.js';
 export { MediaLibrary, MediaError, ATTACHMENT_TYPE, type MediaOptions, type UploadInput, type RegenerateOptions, type ContentPostType } from './media/library.js';
 export { DEFAULT_IMAGE_SIZES, BIG_IMAGE_THRESHOLD, resizeDimensions, constrainDimensions, type ImageSize, type CropAnchor } from './media/image-sizes.js';
 export { ImageProcessor, ImageProcessingError, type ImageProcessorOptions } from './media/images.js';

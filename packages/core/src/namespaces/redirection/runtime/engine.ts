@@ -515,8 +515,8 @@ export class RedirectEngine {
     return event ? permalink(event, EVENTS, this.site.settings) : null;
   }
 
-  /** Dates of log rows and last hits are shown in the site's zone. */
-  zone() {
+  /** Dates of log rows and last hits are shown in the site's zone. Private: its type is luxon's, kept out of the public types. */
+  private zone() {
     return siteZone(this.site.settings);
   }
 }
