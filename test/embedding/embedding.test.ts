@@ -125,7 +125,11 @@ describe.each(['express', 'fastify'])('a %s app on the packed packages', (framew
   it('serves the API next to the app\'s own routes, parsers and 404, and the app keeps its users table', async () => {
     const root = await call(api('/'));
     expect(root.status).toBe(200);
-    expect(root.json()).toMatchObject({ name: 'Embedded', namespaces: ['cal/events/v1'] });
+    // Every namespace siterest ships, in WordPress's load order.
+    expect(root.json()).toMatchObject({
+      name: 'Embedded',
+      namespaces: ['oembed/1.0', 'contact-forms/v1', 'popups/v1', 'redirection/v1', 'regenerate-thumbnails/v1', 'cal/events/v1', 'seo/v1', 'rest/v1', 'wp/v2'],
+    });
     expect((await call(api('/app/before'))).json()).toEqual({ app: 'before' });
     expect((await call(api('/app/after'))).json()).toEqual({ app: 'after', appUsers: 1 });
     const missing = await call(api('/app/missing'));
