@@ -1,4 +1,5 @@
-import { callerKey } from '../../../answer-cache.js';
+import { callerKey, shareEncoding } from '../../../answer-cache.js';
+import { encodeJson } from '../../../http/json.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond } from '../../../http/api-response.js';
 import { intval } from '../../../http/php.js';
@@ -13,7 +14,7 @@ import { archivePaging } from '../posts/rest-url.js';
 import { createArgs, idArg, listArgs, passwordArg, slugArg, unrequired, updateBySlugArgs, EVENT_TYPE } from './args.js';
 import { EVENTS } from './kind.js';
 import { planEventList } from './list.js';
-import { loadRelations, serializeEvent } from './serialize.js';
+import { loadRelations, serializeEvent, type EventRelations } from './serialize.js';
 import { createEvent, trashEvent, updateEvent } from './service.js';
 
 /** The id the request names: the `id` in the path, or the event whose slug is given. */
@@ -37,11 +38,16 @@ async function mustLoadEvent(request: ApiRequest): Promise<EventRecord> {
   throw calendarErrors.eventNotFound(id);
 }
 
-async function wire(request: ApiRequest, events: EventRecord[], withJsonLd: boolean): Promise<Array<Record<string, unknown>>> {
+/** What the events link to, less what the caller may not read: left out as if the event had none (TEC embeds it whole). */
+async function visibleRelations(request: ApiRequest, events: EventRecord[]): Promise<EventRelations> {
   const relations = await loadRelations(request.site.store, events);
-  // A venue or organizer the caller may not read is left out, as if the event had none (TEC embeds it whole).
   for (const [id, venue] of relations.venues) if (!canRead(request, VENUES, venue)) relations.venues.delete(id);
   for (const [id, organizer] of relations.organizers) if (!canRead(request, ORGANIZERS, organizer)) relations.organizers.delete(id);
+  return relations;
+}
+
+async function wire(request: ApiRequest, events: EventRecord[], withJsonLd: boolean): Promise<Array<Record<string, unknown>>> {
+  const relations = await visibleRelations(request, events);
   const settings = request.site.settings;
   const apiRoot = request.apiRoot;
   const media = request.site.media;
@@ -50,17 +56,74 @@ async function wire(request: ApiRequest, events: EventRecord[], withJsonLd: bool
   return events.map((event) => serializeEvent(event, relations, { settings, apiRoot, media, withJsonLd, linkedUnlocked, redact: !unlocked(request, EVENTS, event) }));
 }
 
+/**
+ * The wire objects of a page of events and their JSON, each reused from the fragment cache when it was built at
+ * `version` for a caller who sees the same: whether the event is redacted (password), which of its venue and
+ * organizers are shown and which of those are redacted. Everything else the object depends on is the records
+ * and settings, which the version and the settings object stand for.
+ */
+async function wireList(request: ApiRequest, events: EventRecord[], version: number | undefined): Promise<{ data: Array<Record<string, unknown>>; json: string[] | null }> {
+  const fragments = request.site.fragments;
+  if (!fragments || version === undefined) return { data: await wire(request, events, false), json: null };
+  const relations = await visibleRelations(request, events);
+  const settings = request.site.settings;
+  const apiRoot = request.apiRoot;
+  const media = request.site.media;
+  const linkedUnlocked = (record: VenueRecord | OrganizerRecord) => unlocked(request, record.type === VENUES.type ? VENUES : ORGANIZERS, record);
+  // 0 not shown, 1 shown, 2 shown redacted.
+  const seen = (record: VenueRecord | OrganizerRecord | undefined) => (record === undefined ? 0 : linkedUnlocked(record) ? 1 : 2);
+  const data: Array<Record<string, unknown>> = [];
+  const json: string[] = [];
+  for (const event of events) {
+    const redact = !unlocked(request, EVENTS, event);
+    let key = `${apiRoot} ${event.id} ${redact ? 1 : 0}`;
+    for (const id of event.venueIds) key += ` v${seen(relations.venues.get(id))}`;
+    for (const id of event.organizerIds) key += ` o${seen(relations.organizers.get(id))}`;
+    let fragment = fragments.get(key, version, settings);
+    if (!fragment) {
+      const object = serializeEvent(event, relations, { settings, apiRoot, media, withJsonLd: false, linkedUnlocked, redact });
+      fragment = { data: object, json: encodeJson(object) };
+      fragments.set(key, version, settings, fragment);
+    }
+    data.push(fragment.data);
+    json.push(fragment.json);
+  }
+  return { data, json };
+}
+
+/** The change version of the calendar's data, read before any of it; undefined when the store cannot vouch for it. */
+async function calendarVersion(request: ApiRequest): Promise<number | undefined> {
+  const store = request.site.store;
+  if (!request.site.fragments || !store.changeVersion) return undefined;
+  try {
+    return await store.changeVersion(CALENDAR_ANSWER_SCOPES);
+  } catch {
+    return undefined;
+  }
+}
+
 async function list(request: ApiRequest) {
   const plan = await planEventList(request);
   const key = ['events', callerKey(request.principal), request.get('password') ?? '', request.get('context') ?? '', request.apiRoot, plan.restUrl, plan.query];
-  return request.site.cached(key, CALENDAR_ANSWER_SCOPES, () => listAnswer(request, plan));
+  return request.site.cached(key, CALENDAR_ANSWER_SCOPES, (version) => listAnswer(request, plan, version));
 }
 
-async function listAnswer(request: ApiRequest, plan: Awaited<ReturnType<typeof planEventList>>) {
+/** How the encoded list answer starts: `events` is its first key. */
+const EVENTS_OPENING = '{"events":[';
+
+async function listAnswer(request: ApiRequest, plan: Awaited<ReturnType<typeof planEventList>>, cachedAt: number | undefined) {
+  // The version must be read before the events (see fragment-cache.ts).
+  const version = cachedAt ?? (await calendarVersion(request));
   const { items, total } = await request.site.store.events.list(plan.query);
   if (!items.length && plan.page > 1) throw calendarErrors.eventArchivePageNotFound();
   const { links, totalPages } = archivePaging(plan.restUrl, plan.page, plan.perPage, total);
-  const data = { events: await wire(request, items, false), rest_url: plan.restUrl, ...links, total, total_pages: totalPages };
+  const events = await wireList(request, items, version);
+  const data = { events: events.data, rest_url: plan.restUrl, ...links, total, total_pages: totalPages };
+  if (events.json) {
+    // encodeJson is the same on parts as on the whole, so the answer's JSON is its events' JSON joined.
+    const rest = encodeJson({ ...data, events: [] });
+    shareEncoding(data, EVENTS_OPENING + events.json.join(',') + rest.slice(EVENTS_OPENING.length));
+  }
   return respond(data, 200, { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages });
 }
 

@@ -1,0 +1,99 @@
+/** One record's wire object and its JSON, shared between requests and never changed. */
+export interface Fragment {
+  data: Record<string, unknown>;
+  json: string;
+}
+
+export interface FragmentCacheOptions {
+  /** Most memory the kept fragments may take, estimated from their JSON (16 MiB). */
+  maxBytes?: number;
+  /**
+   * Longest time a fragment is reused, in milliseconds (30 s): the bound on how stale it can be after a write the
+   * store's change version does not see (SQL run outside siterest), as for the answer cache.
+   */
+  maxAgeMs?: number;
+}
+
+/** Memory per character of JSON: the text and the objects it was encoded from (see answer-cache.ts). */
+const BYTES_PER_JSON_CHAR = 3;
+
+/** Longest key kept: a fragment's key names a record and the caller's rights on it, never free text. */
+const MAX_KEY_CHARS = 512;
+
+interface Entry {
+  version: number;
+  settings: object;
+  storedAt: number;
+  bytes: number;
+  fragment: Fragment;
+}
+
+/**
+ * Serialized records of list answers (an event with its venue, organizers, terms and images), so a list whose
+ * answer is not cached is put together from the JSON of its items instead of serializing and encoding each one
+ * again.
+ *
+ * A fragment is reused only under the change version of the data it was built from (store.changeVersion of the
+ * calendar's scopes, read before the records were loaded) and the same settings object, and while younger than
+ * `maxAgeMs`. The stores keep no per-record revision (terms have no modification date, and `post_modified` has
+ * one-second resolution), so any write to the scope makes every fragment stale: never stale, at the price of
+ * rebuilding after each write. The key holds what differs between callers (see events/routes.ts). Memory is
+ * bounded in bytes, oldest use evicted first.
+ */
+export class FragmentCache {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+  private readonly maxBytes: number;
+  private readonly maxAgeMs: number;
+
+  constructor(
+    private readonly now: () => number,
+    options: FragmentCacheOptions = {},
+  ) {
+    this.maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
+    this.maxAgeMs = options.maxAgeMs ?? 30_000;
+  }
+
+  /** The number of fragments kept and the memory they are estimated to take. */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  /** The fragment kept for `key` if it was built at `version` with these `settings`. */
+  get(key: string, version: number, settings: object): Fragment | undefined {
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    if (hit.version === version && hit.settings === settings && this.now() - hit.storedAt < this.maxAgeMs) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit.fragment;
+    }
+    this.drop(key, hit);
+    return undefined;
+  }
+
+  set(key: string, version: number, settings: object, fragment: Fragment): void {
+    if (key.length > MAX_KEY_CHARS) return;
+    const bytes = key.length + 64 + fragment.json.length * BYTES_PER_JSON_CHAR;
+    if (bytes > this.maxBytes / 64) return;
+    const old = this.entries.get(key);
+    if (old && old.version > version) return;
+    if (old) this.drop(key, old);
+    this.entries.set(key, { version, settings, storedAt: this.now(), bytes, fragment });
+    this.bytes += bytes;
+    while (this.bytes > this.maxBytes) {
+      const [oldestKey, oldest] = this.entries.entries().next().value!;
+      this.drop(oldestKey, oldest);
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  private drop(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+  }
+}
