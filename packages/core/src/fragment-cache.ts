@@ -25,7 +25,7 @@ interface Entry {
   settings: object;
   storedAt: number;
   bytes: number;
-  fragment: Fragment;
+  value: unknown;
 }
 
 /**
@@ -61,25 +61,46 @@ export class FragmentCache {
 
   /** The fragment kept for `key` if it was built at `version` with these `settings`. */
   get(key: string, version: number, settings: object): Fragment | undefined {
+    return this.lookup(`f ${key}`, version, settings) as Fragment | undefined;
+  }
+
+  set(key: string, version: number, settings: object, fragment: Fragment): void {
+    this.keep(`f ${key}`, version, settings, fragment, fragment.json.length * BYTES_PER_JSON_CHAR);
+  }
+
+  /**
+   * A record read at `version` (a venue or organizer a listed event links to), kept under the same rule as the
+   * fragments: what the caller may see of it decides which fragment fits, so a list whose fragments are all kept
+   * reads none of them again.
+   */
+  record<R>(kind: string, id: number, version: number, settings: object): R | undefined {
+    return this.lookup(`r ${kind} ${id}`, version, settings) as R | undefined;
+  }
+
+  keepRecord(kind: string, id: number, version: number, settings: object, record: object): void {
+    this.keep(`r ${kind} ${id}`, version, settings, record, JSON.stringify(record).length * BYTES_PER_JSON_CHAR);
+  }
+
+  private lookup(key: string, version: number, settings: object): unknown {
     const hit = this.entries.get(key);
     if (!hit) return undefined;
     if (hit.version === version && hit.settings === settings && this.now() - hit.storedAt < this.maxAgeMs) {
       this.entries.delete(key);
       this.entries.set(key, hit);
-      return hit.fragment;
+      return hit.value;
     }
     this.drop(key, hit);
     return undefined;
   }
 
-  set(key: string, version: number, settings: object, fragment: Fragment): void {
+  private keep(key: string, version: number, settings: object, value: unknown, size: number): void {
     if (key.length > MAX_KEY_CHARS) return;
-    const bytes = key.length + 64 + fragment.json.length * BYTES_PER_JSON_CHAR;
+    const bytes = key.length + 64 + size;
     if (bytes > this.maxBytes / 64) return;
     const old = this.entries.get(key);
     if (old && old.version > version) return;
     if (old) this.drop(key, old);
-    this.entries.set(key, { version, settings, storedAt: this.now(), bytes, fragment });
+    this.entries.set(key, { version, settings, storedAt: this.now(), bytes, value });
     this.bytes += bytes;
     while (this.bytes > this.maxBytes) {
       const [oldestKey, oldest] = this.entries.entries().next().value!;

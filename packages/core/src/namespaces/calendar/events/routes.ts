@@ -1,4 +1,5 @@
 import { callerKey, shareEncoding } from '../../../answer-cache.js';
+import type { Fragment, FragmentCache } from '../../../fragment-cache.js';
 import { encodeJson } from '../../../http/json.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond } from '../../../http/api-response.js';
@@ -57,38 +58,86 @@ async function wire(request: ApiRequest, events: EventRecord[], withJsonLd: bool
 }
 
 /**
+ * The venues and organizers the events link to that the caller may read, read at `version`: from the fragment
+ * cache when read at that version before, else from the store (and kept).
+ */
+async function readableLinked(
+  request: ApiRequest,
+  fragments: FragmentCache,
+  events: readonly EventRecord[],
+  version: number,
+): Promise<{ venues: Map<number, VenueRecord>; organizers: Map<number, OrganizerRecord> }> {
+  const settings = request.site.settings;
+  const store = request.site.store;
+  const gather = async <R extends VenueRecord | OrganizerRecord>(kind: typeof VENUES | typeof ORGANIZERS, ids: (event: EventRecord) => readonly number[], getMany: (ids: number[]) => Promise<R[]>) => {
+    const found = new Map<number, R>();
+    const missing = new Set<number>();
+    for (const event of events) {
+      for (const id of ids(event)) {
+        if (found.has(id) || missing.has(id)) continue;
+        const kept = fragments.record<R>(kind.type, id, version, settings);
+        if (kept) found.set(id, kept);
+        else missing.add(id);
+      }
+    }
+    if (missing.size) {
+      for (const record of await getMany([...missing])) {
+        fragments.keepRecord(kind.type, record.id, version, settings, record);
+        found.set(record.id, record);
+      }
+    }
+    // A venue or organizer the caller may not read is left out, as if the event had none (TEC embeds it whole).
+    for (const [id, record] of found) if (!canRead(request, kind, record)) found.delete(id);
+    return found;
+  };
+  const [venues, organizers] = await Promise.all([
+    gather(VENUES, (event) => event.venueIds, (ids) => store.venues.getMany(ids)),
+    gather(ORGANIZERS, (event) => event.organizerIds, (ids) => store.organizers.getMany(ids)),
+  ]);
+  return { venues, organizers };
+}
+
+/**
  * The wire objects of a page of events and their JSON, each reused from the fragment cache when it was built at
  * `version` for a caller who sees the same: whether the event is redacted (password), which of its venue and
  * organizers are shown and which of those are redacted. Everything else the object depends on is the records
- * and settings, which the version and the settings object stand for.
+ * and settings, which the version and the settings object stand for. Terms and images are read only for the
+ * events whose fragment is missing.
  */
 async function wireList(request: ApiRequest, events: EventRecord[], version: number | undefined): Promise<{ data: Array<Record<string, unknown>>; json: string[] | null }> {
   const fragments = request.site.fragments;
   if (!fragments || version === undefined) return { data: await wire(request, events, false), json: null };
-  const relations = await visibleRelations(request, events);
   const settings = request.site.settings;
   const apiRoot = request.apiRoot;
-  const media = request.site.media;
+  const linked = await readableLinked(request, fragments, events, version);
   const linkedUnlocked = (record: VenueRecord | OrganizerRecord) => unlocked(request, record.type === VENUES.type ? VENUES : ORGANIZERS, record);
   // 0 not shown, 1 shown, 2 shown redacted.
   const seen = (record: VenueRecord | OrganizerRecord | undefined) => (record === undefined ? 0 : linkedUnlocked(record) ? 1 : 2);
-  const data: Array<Record<string, unknown>> = [];
-  const json: string[] = [];
+  const keys: string[] = [];
+  const found: Array<Fragment | undefined> = [];
+  const missing: EventRecord[] = [];
   for (const event of events) {
-    const redact = !unlocked(request, EVENTS, event);
-    let key = `${apiRoot} ${event.id} ${redact ? 1 : 0}`;
-    for (const id of event.venueIds) key += ` v${seen(relations.venues.get(id))}`;
-    for (const id of event.organizerIds) key += ` o${seen(relations.organizers.get(id))}`;
-    let fragment = fragments.get(key, version, settings);
-    if (!fragment) {
-      const object = serializeEvent(event, relations, { settings, apiRoot, media, withJsonLd: false, linkedUnlocked, redact });
-      fragment = { data: object, json: encodeJson(object) };
-      fragments.set(key, version, settings, fragment);
-    }
-    data.push(fragment.data);
-    json.push(fragment.json);
+    let key = `${apiRoot} ${event.id} ${unlocked(request, EVENTS, event) ? 0 : 1}`;
+    for (const id of event.venueIds) key += ` v${seen(linked.venues.get(id))}`;
+    for (const id of event.organizerIds) key += ` o${seen(linked.organizers.get(id))}`;
+    const fragment = fragments.get(key, version, settings);
+    keys.push(key);
+    found.push(fragment);
+    if (!fragment) missing.push(event);
   }
-  return { data, json };
+  if (missing.length) {
+    const relations = await visibleRelations(request, missing);
+    const media = request.site.media;
+    events.forEach((event, index) => {
+      if (found[index]) return;
+      const redact = !unlocked(request, EVENTS, event);
+      const object = serializeEvent(event, relations, { settings, apiRoot, media, withJsonLd: false, linkedUnlocked, redact });
+      const fragment = { data: object, json: encodeJson(object) };
+      fragments.set(keys[index]!, version, settings, fragment);
+      found[index] = fragment;
+    });
+  }
+  return { data: found.map((fragment) => fragment!.data), json: found.map((fragment) => fragment!.json) };
 }
 
 /** The change version of the calendar's data, read before any of it; undefined when the store cannot vouch for it. */
