@@ -1,3 +1,6 @@
+import { shareEncoding } from './answer-cache.js';
+import { encodeJson } from './http/json.js';
+
 /** One record's wire object and its JSON, shared between requests and never changed. */
 export interface Fragment {
   data: Record<string, unknown>;
@@ -117,4 +120,14 @@ export class FragmentCache {
     this.entries.delete(key);
     this.bytes -= entry.bytes;
   }
+}
+
+/**
+ * Records the JSON of a list answer whose first key is `key` (the list) as its item fragments joined:
+ * `encodeJson` is the same on parts as on the whole, so this is byte for byte what encoding `data` would give.
+ */
+export function shareJoinedList(data: Record<string, unknown>, key: string, items: readonly string[]): void {
+  const opening = `{${encodeJson(key)}:[`;
+  const rest = encodeJson({ ...data, [key]: [] });
+  shareEncoding(data, opening + items.join(',') + rest.slice(opening.length));
 }

@@ -43,8 +43,8 @@ export function fragmentCacheContractSuite(name: string, harness: FragmentCacheH
     });
 
     /** The list from the site with fragments, checked byte for byte against the site without. */
-    const list = async (query = '') => {
-      const [answer, expected] = await Promise.all([site.handle({ ...LIST, query }), plain.handle({ ...LIST, query })]);
+    const list = async (query = '', path = LIST.path) => {
+      const [answer, expected] = await Promise.all([site.handle({ ...LIST, path, query }), plain.handle({ ...LIST, path, query })]);
       expect(answer.status).toBe(200);
       expect(answer.body).toBe(expected.body);
       return answer.body;
@@ -66,6 +66,12 @@ export function fragmentCacheContractSuite(name: string, harness: FragmentCacheH
       expect(built).toBe(2);
       expect(await list()).toBe(body);
       expect(built).toBe(2);
+      // The venues and organizers lists are put together the same way.
+      const linkedLists = async () => [await list('', '/cal/events/v1/venues'), await list('', '/cal/events/v1/organizers')].join('\n');
+      expect(await linkedLists()).toContain('Blue Hall');
+      expect(built).toBe(4);
+      await linkedLists();
+      expect(built).toBe(4);
 
       const changes: Array<[string, () => Promise<unknown>, string]> = [
         ['event', () => store.events.update(event.id, { title: 'Late Night' }), 'Late Night'],
@@ -82,8 +88,11 @@ export function fragmentCacheContractSuite(name: string, harness: FragmentCacheH
         body = await list();
         expect(body, what).toContain(seen);
         expect(built, what).toBeGreaterThan(before);
+        const linked = await linkedLists();
+        if (what === 'venue' || what === 'organizer') expect(linked, what).toContain(seen);
         const after = built;
         expect(await list()).toBe(body);
+        expect(await linkedLists()).toBe(linked);
         expect(built, what).toBe(after);
       }
     });

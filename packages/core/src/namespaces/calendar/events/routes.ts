@@ -1,5 +1,5 @@
-import { callerKey, shareEncoding } from '../../../answer-cache.js';
-import type { Fragment, FragmentCache } from '../../../fragment-cache.js';
+import { callerKey } from '../../../answer-cache.js';
+import { shareJoinedList, type Fragment, type FragmentCache } from '../../../fragment-cache.js';
 import { encodeJson } from '../../../http/json.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond } from '../../../http/api-response.js';
@@ -8,7 +8,7 @@ import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type RouteDefini
 import type { PostRouteDocs } from '../posts/types.js';
 import type { EventRecord, OrganizerRecord, VenueRecord } from '../../../store/records.js';
 import { calendarErrors } from '../errors.js';
-import { CALENDAR_ANSWER_SCOPES } from '../answer-scopes.js';
+import { CALENDAR_ANSWER_SCOPES, calendarVersion } from '../answer-scopes.js';
 import { ORGANIZERS, VENUES } from '../linked/kinds.js';
 import { canDelete, canEdit, canRead, unlocked, writeAllowed } from '../posts/access.js';
 import { archivePaging } from '../posts/rest-url.js';
@@ -140,25 +140,11 @@ async function wireList(request: ApiRequest, events: EventRecord[], version: num
   return { data: found.map((fragment) => fragment!.data), json: found.map((fragment) => fragment!.json) };
 }
 
-/** The change version of the calendar's data, read before any of it; undefined when the store cannot vouch for it. */
-async function calendarVersion(request: ApiRequest): Promise<number | undefined> {
-  const store = request.site.store;
-  if (!request.site.fragments || !store.changeVersion) return undefined;
-  try {
-    return await store.changeVersion(CALENDAR_ANSWER_SCOPES);
-  } catch {
-    return undefined;
-  }
-}
-
 async function list(request: ApiRequest) {
   const plan = await planEventList(request);
   const key = ['events', callerKey(request.principal), request.get('password') ?? '', request.get('context') ?? '', request.apiRoot, plan.restUrl, plan.query];
   return request.site.cached(key, CALENDAR_ANSWER_SCOPES, (version) => listAnswer(request, plan, version));
 }
-
-/** How the encoded list answer starts: `events` is its first key. */
-const EVENTS_OPENING = '{"events":[';
 
 async function listAnswer(request: ApiRequest, plan: Awaited<ReturnType<typeof planEventList>>, cachedAt: number | undefined) {
   // The version must be read before the events (see fragment-cache.ts).
@@ -168,11 +154,7 @@ async function listAnswer(request: ApiRequest, plan: Awaited<ReturnType<typeof p
   const { links, totalPages } = archivePaging(plan.restUrl, plan.page, plan.perPage, total);
   const events = await wireList(request, items, version);
   const data = { events: events.data, rest_url: plan.restUrl, ...links, total, total_pages: totalPages };
-  if (events.json) {
-    // encodeJson is the same on parts as on the whole, so the answer's JSON is its events' JSON joined.
-    const rest = encodeJson({ ...data, events: [] });
-    shareEncoding(data, EVENTS_OPENING + events.json.join(',') + rest.slice(EVENTS_OPENING.length));
-  }
+  if (events.json) shareJoinedList(data, 'events', events.json);
   return respond(data, 200, { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages });
 }
 
