@@ -8,6 +8,14 @@ import type { SiteStore } from './store/repositories.js';
 /** Data of cached answers: shared between requests and never changed, so their JSON is worked out once. */
 const encodings = new WeakMap<object, string>();
 
+/**
+ * Records `json` as the encoding of `data` (an answer put together from JSON fragments, see fragment-cache.ts),
+ * so it is sent as is. `data` must not be changed afterwards.
+ */
+export function shareEncoding(data: object, json: string): void {
+  encodings.set(data, json);
+}
+
 /** The JSON of an answer's data; for data an answer cache holds, encoded once and reused. */
 export function encodeShared(data: unknown): string {
   if (data === null || typeof data !== 'object') return encodeJson(data);
@@ -79,7 +87,7 @@ export class AnswerCache {
     return { entries: this.entries.size, bytes: this.bytes };
   }
 
-  async remember<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: () => Promise<T>): Promise<T> {
+  async remember<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: (version?: number) => Promise<T>): Promise<T> {
     if (!this.store.changeVersion) return compute();
     const key = hashKey(scopes, keyParts);
     if (key === null) return compute();
@@ -103,7 +111,7 @@ export class AnswerCache {
     const running = this.pending.get(key);
     if (running && running.version === version) return running.answer as Promise<T>;
     // Computed after reading the version: a write meanwhile makes this entry stale at once.
-    const answer = compute();
+    const answer = compute(version);
     this.pending.set(key, { version, answer });
     try {
       const value = await answer;
@@ -122,7 +130,7 @@ export class AnswerCache {
   private keep(key: string, version: number, value: unknown): void {
     let bytes = key.length + 64;
     if (value instanceof ApiResponse && value.data !== null && typeof value.data === 'object') {
-      const text = encodeJson(value.data);
+      const text = encodeShared(value.data);
       encodings.set(value.data, text);
       bytes += text.length * BYTES_PER_JSON_CHAR;
     }

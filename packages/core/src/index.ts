@@ -1,5 +1,6 @@
 export { createSite, Site, type CreateSiteOptions, type NewUserInput } from './site.js';
 export type { AnswerCacheOptions } from './answer-cache.js';
+export type { FragmentCacheOptions } from './fragment-cache.js';
 export { clockStartingAt, manualClock, systemClock, type Clock, type ManualClock } from './clock.js';
 export { DEFAULT_SETTINGS, resolveSettings, type SiteSettings } from './settings.js';
 export { consoleLogger, silentLogger, type Logger, type SiteContext } from './site-context.js';

@@ -3,6 +3,7 @@ import type { OembedSettings } from './namespaces/oembed/proxy.js';
 import type { RedirectEngine } from './namespaces/redirection/runtime/engine.js';
 import type { Registry } from './registry/registry.js';
 import type { SiteSettings } from './settings.js';
+import type { FragmentCache } from './fragment-cache.js';
 import type { ChangeScope } from './store/change-scopes.js';
 import type { SiteStore } from './store/repositories.js';
 
@@ -31,9 +32,12 @@ export interface SiteContext {
   /**
    * Runs `compute` unless an answer for `keyParts` computed at the current change version of `scopes` is at hand
    * (list routes; see answer-cache.ts). The key parts must name everything the answer depends on besides the data
-   * of `scopes`, the caller's rights included (`callerKey`).
+   * of `scopes`, the caller's rights included (`callerKey`). `compute` is given the change version it runs at
+   * when the cache has read it (read before any data, so data built from it is never newer than it claims).
    */
-  cached<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: () => Promise<T>): Promise<T>;
+  cached<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: (version?: number) => Promise<T>): Promise<T>;
+  /** Serialized records of list answers (see fragment-cache.ts); null when turned off. */
+  readonly fragments: FragmentCache | null;
   /** Uploads, image sizes, regeneration, outbound fetches (see media/). */
   readonly media: MediaLibrary;
   /** The oEmbed proxy's providers and cache lifetime. */

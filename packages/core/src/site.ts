@@ -1,4 +1,5 @@
 import { AnswerCache, type AnswerCacheOptions } from './answer-cache.js';
+import { FragmentCache, type FragmentCacheOptions } from './fragment-cache.js';
 import { newApplicationPasswordRecord } from './auth/application-passwords.js';
 import type { AuthenticateHook } from './auth/authenticate.js';
 import { createNonce, DEFAULT_NONCE_LIFETIME, newNonceKey, NONCE_KEY_OPTION, verifyNonce, type NonceSubject } from './auth/nonce.js';
@@ -55,6 +56,11 @@ export interface CreateSiteOptions<FrameworkRequest = unknown> {
   bodyLimit?: number;
   /** Reuse list answers while the store has not changed (on by default; its bounds: see answer-cache.ts). */
   cache?: boolean | AnswerCacheOptions;
+  /**
+   * Reuse each listed record's serialized JSON while the store has not changed, also when list answers are not
+   * cached (on by default; its bounds: see fragment-cache.ts).
+   */
+  fragments?: boolean | FragmentCacheOptions;
   /** Where outgoing mail goes (contact forms); by default it is kept in the store's outbox. */
   mail?: MailTransport;
   /**
@@ -103,6 +109,7 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
   private nonceKey: string | null = null;
   private unsubscribe: (() => void) | null = null;
   private readonly answers: AnswerCache | null;
+  readonly fragments: FragmentCache | null;
   readonly redirects: RedirectEngine;
 
   constructor(options: CreateSiteOptions<FrameworkRequest>) {
@@ -118,6 +125,7 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
     this.clock = options.clock ?? systemClock;
     this.configured = options.settings ?? {};
     this.answers = options.cache === false ? null : new AnswerCache(options.store, () => this.clock(), options.cache === true ? {} : options.cache);
+    this.fragments = options.fragments === false ? null : new FragmentCache(() => this.clock(), options.fragments === true ? {} : options.fragments);
     this.current = resolveSettings(this.configured);
     this.media = new MediaLibrary(this, { ...options.media, files: options.files });
     this.oembed = oembedSettings(options.oembed);
@@ -167,7 +175,7 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
     return this.clock();
   }
 
-  cached<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: () => Promise<T>): Promise<T> {
+  cached<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: (version?: number) => Promise<T>): Promise<T> {
     return this.answers ? this.answers.remember(keyParts, scopes, compute) : compute();
   }
 

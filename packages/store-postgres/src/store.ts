@@ -170,7 +170,7 @@ export class PostgresStore implements SiteStore {
   async changeVersion(scopes: readonly ChangeScope[] = CHANGE_SCOPES): Promise<number> {
     if (this.versionOwed.size) await this.versionChanged([...this.versionOwed]);
     for (const scope of scopes) if (this.versionOwed.has(scope)) throw new Error(`The change version of ${scope} could not be advanced after a write.`);
-    const rows = await this.sql.query<{ version: string | null }>(this.versionQuery(scopes));
+    const rows = await this.sql.query<{ version: string | null }>(this.versionQuery(scopes), [], { prepare: true });
     return Number(rows[0]?.version ?? 0);
   }
 

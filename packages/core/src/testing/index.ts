@@ -8,3 +8,4 @@ export { redirectionStoreContract, newRedirect, newLogRow } from './redirection-
 export { contentStoreContract, newContent } from './content-contract.js';
 export { contentRoutesContract, type ContentRoutesHarness } from './content-routes-contract.js';
 export { answerCacheContractSuite, type AnswerCacheHarness } from './answer-cache-contract.js';
+export { fragmentCacheContractSuite, type FragmentCacheHarness } from './fragment-cache-contract.js';

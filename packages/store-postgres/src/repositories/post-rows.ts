@@ -30,7 +30,7 @@ export function toRecord<R>(row: Row, type: PostType, extras: Extras = NO_EXTRAS
 /** Records with these ids, in the order and repetition of `ids`. */
 export async function readPosts<R extends PostRecord>(db: Db, type: PostType, ids: readonly number[], extras: Extras = NO_EXTRAS): Promise<R[]> {
   if (ids.length === 0) return [];
-  const rows = await db.sql.query(`${selectPosts(db, type, extras)} WHERE p.id = ANY($1::bigint[])`, [[...new Set(idValues(ids))]]);
+  const rows = await db.sql.query(`${selectPosts(db, type, extras)} WHERE p.id = ANY($1::bigint[])`, [[...new Set(idValues(ids))]], { prepare: true });
   const byId = new Map(rows.map((row) => [Number(row.id), toRecord<R>(row, type, extras)]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }

@@ -11,7 +11,7 @@ export interface SqlClient {
    * One parameterised statement; rows as the driver parses them. Driver failures arrive as StoreError when they
    * have a meaning. Bounded by the store's timeouts: waiting for a connection, and running.
    */
-  query<T extends Row = Row>(text: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T extends Row = Row>(text: string, params?: readonly unknown[], options?: QueryOptions): Promise<T[]>;
   /**
    * Runs `work` in one transaction on one connection; commits when it resolves, rolls back when it throws or
    * outlives the transaction timeout. Called on a client that is already inside a transaction, it joins that
@@ -27,6 +27,15 @@ export interface SqlClient {
   listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Listening;
   /** Releases what the client opened itself (never a pool or database handed in by the app). */
   close(): Promise<void>;
+}
+
+export interface QueryOptions {
+  /**
+   * Keep the statement prepared on each connection (a named statement, named after its text), so that a hot
+   * statement is parsed and planned once per connection. Only for statements of a bounded set of texts (never
+   * text that grows with input, such as one condition per search word). PGlite ignores it.
+   */
+  prepare?: boolean;
 }
 
 export interface Listening {

@@ -1,6 +1,7 @@
 import type { Pool, PoolClient, QueryResult } from 'pg';
 import { isStoreError, StoreError } from '@siterest/core';
-import type { Listening, Row, SqlClient } from './client.js';
+import { createHash } from 'node:crypto';
+import type { Listening, QueryOptions, Row, SqlClient } from './client.js';
 import { isConnectionError, toStoreError } from './errors.js';
 import { checkTimeout, CLIENT_GRACE_MS, sleep, withDeadline, type Timeouts, type TransactionOptions } from './limits.js';
 import { PgListener } from './pg-listener.js';
@@ -33,11 +34,11 @@ export class PgSqlClient implements SqlClient {
     this.listener = new PgListener(pool);
   }
 
-  async query<T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+  async query<T extends Row = Row>(text: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<T[]> {
     const client = await this.acquire();
     let broken: Error | undefined;
     try {
-      return (await this.run<T>(client, text, params, this.timeouts.statement)).rows;
+      return (await this.run<T>(client, text, params, this.timeouts.statement, options?.prepare)).rows;
     } catch (error) {
       if (isConnectionError(error)) broken = error as Error;
       throw toStoreError(error);
@@ -110,9 +111,10 @@ export class PgSqlClient implements SqlClient {
   }
 
   /** One statement on a checked-out connection, abandoned client-side a little after the server's own limit. */
-  run<T extends Row = Row>(client: PoolClient, text: string, params: readonly unknown[], statementTimeout: number): Promise<QueryResult<T>> {
+  run<T extends Row = Row>(client: PoolClient, text: string, params: readonly unknown[], statementTimeout: number, prepare = false): Promise<QueryResult<T>> {
     return client.query<T>({
       text,
+      ...(prepare ? { name: statementName(text) } : {}),
       values: bindable(params),
       ...(statementTimeout ? { query_timeout: statementTimeout + CLIENT_GRACE_MS } : {}),
     });
@@ -163,6 +165,20 @@ export class PgSqlClient implements SqlClient {
   }
 }
 
+const statementNames = new Map<string, string>();
+const MAX_STATEMENT_NAMES = 1_000;
+
+/** The name of a prepared statement: from its text, so one name never stands for two texts on a connection. */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `siterest_${createHash('sha256').update(text).digest('hex').slice(0, 32)}`;
+    if (statementNames.size >= MAX_STATEMENT_NAMES) statementNames.clear();
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
 function release(client: PoolClient, broken: Error | undefined): void {
   client.off('error', ignore);
   client.release(broken);
@@ -183,10 +199,10 @@ class PgTransactionClient implements SqlClient {
     this.closed = true;
   }
 
-  async query<T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
+  async query<T extends Row = Row>(text: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<T[]> {
     if (this.closed) throw new StoreError('unavailable', 'The transaction is over: it was committed, rolled back or abandoned.');
     try {
-      return (await this.root.run<T>(this.client, text, params, this.statementTimeout)).rows;
+      return (await this.root.run<T>(this.client, text, params, this.statementTimeout, options?.prepare)).rows;
     } catch (error) {
       throw toStoreError(error);
     }

@@ -3,7 +3,7 @@ import { Params } from '../../sql/params.js';
 import { bindUtc } from '../columns.js';
 import { literal, type Db } from '../db.js';
 import { EVENT_TERMS, TERM_LISTS } from './event-terms.js';
-import { countOf, pageWithTotal } from '../paging.js';
+import { countOf } from '../paging.js';
 import { recordColumns, toRecord } from '../post-rows.js';
 import { EVENT } from '../post-types.js';
 import { searchConditions, statusCondition } from '../search-sql.js';
@@ -106,30 +106,36 @@ function geoCondition(db: Db, params: Params, near?: { lat: number; lng: number;
                    WHERE v.post_id = ANY(e.venue_ids) AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL${distance})`;
 }
 
-/** The statements a list runs: the page (ids in order, then whole records) and the total. */
-export function eventListSql(db: Db, q: EventQuery): { page: string; pageParams: unknown[]; count: string; countParams: unknown[] } {
+/** Name of the total the page statement carries on each of its rows. */
+const TOTAL = 'siterest_total';
+
+/**
+ * The statements a list runs: the page (ids in order, then whole records) with the total on each row, so a
+ * list is one round trip; and the total alone, for a page past the end (no rows to carry it).
+ */
+export function eventListSql(db: Db, q: EventQuery): { page: string; pageParams: unknown[]; count: string; countParams: unknown[]; prepare: boolean } {
   const params = new Params();
   const f = eventFilter(db, q, params);
   const countParams = [...params.values];
   const limit = params.count(q.limit);
   const offset = params.count(q.offset);
+  const count = `SELECT count(${f.distinct ? `DISTINCT ${f.id}` : '*'}) AS n FROM ${f.from} WHERE ${f.where}`;
   // Only the page's ids are found by the ordered scan; the records (with their term subqueries) are read for those alone.
-  const page = `SELECT ${recordColumns(db, EVENT, EVENT_TERMS)}
+  const page = `SELECT ${recordColumns(db, EVENT, EVENT_TERMS)}, (${count}) AS ${TOTAL}
       FROM (SELECT ${f.distinct ? 'DISTINCT ' : ''}${f.id} AS id, ${f.key} AS k FROM ${f.from} WHERE ${f.where}
              ORDER BY k, id LIMIT ${limit} OFFSET ${offset}) page
       JOIN ${db.t.posts} p ON p.id = page.id
       JOIN ${db.t.events} x ON x.post_id = page.id
      ORDER BY page.k, page.id`;
-  const count = `SELECT count(${f.distinct ? `DISTINCT ${f.id}` : '*'}) AS n FROM ${f.from} WHERE ${f.where}`;
-  return { page, pageParams: params.values, count, countParams };
+  // Statement texts without a search are a bounded set (one per combination of filters): kept prepared.
+  return { page, pageParams: params.values, count, countParams, prepare: q.search === undefined };
 }
 
-export function listEvents(db: Db, q: EventQuery): Promise<Page<EventRecord>> {
+export async function listEvents(db: Db, q: EventQuery): Promise<Page<EventRecord>> {
   const sql = eventListSql(db, q);
-  return pageWithTotal(
-    q.offset,
-    q.limit,
-    async () => (await db.sql.query(sql.page, sql.pageParams)).map((row) => toRecord<EventRecord>(row, EVENT, EVENT_TERMS)),
-    () => countOf(db.sql.query<{ n: unknown }>(sql.count, sql.countParams)),
-  );
+  const options = { prepare: sql.prepare };
+  const rows = await db.sql.query(sql.page, sql.pageParams, options);
+  const items = rows.map((row) => toRecord<EventRecord>(row, EVENT, EVENT_TERMS));
+  const total = rows.length ? Number(rows[0]![TOTAL]) : await countOf(db.sql.query<{ n: unknown }>(sql.count, sql.countParams, options));
+  return { items, total };
 }

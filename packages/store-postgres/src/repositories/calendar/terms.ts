@@ -9,7 +9,7 @@ import { TERM_COLUMNS, termSelect, toTerm } from './term-rows.js';
 export function termRepository(db: Db): TermRepository {
   const many = async (ids: readonly number[]) => {
     if (ids.length === 0) return [];
-    const rows = await db.sql.query(`${termSelect(db)} WHERE t.id = ANY($1::bigint[])`, [[...new Set(idValues(ids))]]);
+    const rows = await db.sql.query(`${termSelect(db)} WHERE t.id = ANY($1::bigint[])`, [[...new Set(idValues(ids))]], { prepare: true });
     const byId = new Map(rows.map((row) => [Number(row.id), toTerm(row)]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   };

@@ -1,4 +1,6 @@
 import { callerKey } from '../../../answer-cache.js';
+import { shareJoinedList, type Fragment, type FragmentCache } from '../../../fragment-cache.js';
+import { encodeJson } from '../../../http/json.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond } from '../../../http/api-response.js';
 import { intval } from '../../../http/php.js';
@@ -6,14 +8,14 @@ import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type RouteDefini
 import type { PostRouteDocs } from '../posts/types.js';
 import type { EventRecord, OrganizerRecord, VenueRecord } from '../../../store/records.js';
 import { calendarErrors } from '../errors.js';
-import { CALENDAR_ANSWER_SCOPES } from '../answer-scopes.js';
+import { CALENDAR_ANSWER_SCOPES, calendarVersion } from '../answer-scopes.js';
 import { ORGANIZERS, VENUES } from '../linked/kinds.js';
 import { canDelete, canEdit, canRead, unlocked, writeAllowed } from '../posts/access.js';
 import { archivePaging } from '../posts/rest-url.js';
 import { createArgs, idArg, listArgs, passwordArg, slugArg, unrequired, updateBySlugArgs, EVENT_TYPE } from './args.js';
 import { EVENTS } from './kind.js';
 import { planEventList } from './list.js';
-import { loadRelations, serializeEvent } from './serialize.js';
+import { loadRelations, serializeEvent, type EventRelations } from './serialize.js';
 import { createEvent, trashEvent, updateEvent } from './service.js';
 
 /** The id the request names: the `id` in the path, or the event whose slug is given. */
@@ -37,11 +39,16 @@ async function mustLoadEvent(request: ApiRequest): Promise<EventRecord> {
   throw calendarErrors.eventNotFound(id);
 }
 
-async function wire(request: ApiRequest, events: EventRecord[], withJsonLd: boolean): Promise<Array<Record<string, unknown>>> {
+/** What the events link to, less what the caller may not read: left out as if the event had none (TEC embeds it whole). */
+async function visibleRelations(request: ApiRequest, events: EventRecord[]): Promise<EventRelations> {
   const relations = await loadRelations(request.site.store, events);
-  // A venue or organizer the caller may not read is left out, as if the event had none (TEC embeds it whole).
   for (const [id, venue] of relations.venues) if (!canRead(request, VENUES, venue)) relations.venues.delete(id);
   for (const [id, organizer] of relations.organizers) if (!canRead(request, ORGANIZERS, organizer)) relations.organizers.delete(id);
+  return relations;
+}
+
+async function wire(request: ApiRequest, events: EventRecord[], withJsonLd: boolean): Promise<Array<Record<string, unknown>>> {
+  const relations = await visibleRelations(request, events);
   const settings = request.site.settings;
   const apiRoot = request.apiRoot;
   const media = request.site.media;
@@ -50,17 +57,104 @@ async function wire(request: ApiRequest, events: EventRecord[], withJsonLd: bool
   return events.map((event) => serializeEvent(event, relations, { settings, apiRoot, media, withJsonLd, linkedUnlocked, redact: !unlocked(request, EVENTS, event) }));
 }
 
+/**
+ * The venues and organizers the events link to that the caller may read, read at `version`: from the fragment
+ * cache when read at that version before, else from the store (and kept).
+ */
+async function readableLinked(
+  request: ApiRequest,
+  fragments: FragmentCache,
+  events: readonly EventRecord[],
+  version: number,
+): Promise<{ venues: Map<number, VenueRecord>; organizers: Map<number, OrganizerRecord> }> {
+  const settings = request.site.settings;
+  const store = request.site.store;
+  const gather = async <R extends VenueRecord | OrganizerRecord>(kind: typeof VENUES | typeof ORGANIZERS, ids: (event: EventRecord) => readonly number[], getMany: (ids: number[]) => Promise<R[]>) => {
+    const found = new Map<number, R>();
+    const missing = new Set<number>();
+    for (const event of events) {
+      for (const id of ids(event)) {
+        if (found.has(id) || missing.has(id)) continue;
+        const kept = fragments.record<R>(kind.type, id, version, settings);
+        if (kept) found.set(id, kept);
+        else missing.add(id);
+      }
+    }
+    if (missing.size) {
+      for (const record of await getMany([...missing])) {
+        fragments.keepRecord(kind.type, record.id, version, settings, record);
+        found.set(record.id, record);
+      }
+    }
+    // A venue or organizer the caller may not read is left out, as if the event had none (TEC embeds it whole).
+    for (const [id, record] of found) if (!canRead(request, kind, record)) found.delete(id);
+    return found;
+  };
+  const [venues, organizers] = await Promise.all([
+    gather(VENUES, (event) => event.venueIds, (ids) => store.venues.getMany(ids)),
+    gather(ORGANIZERS, (event) => event.organizerIds, (ids) => store.organizers.getMany(ids)),
+  ]);
+  return { venues, organizers };
+}
+
+/**
+ * The wire objects of a page of events and their JSON, each reused from the fragment cache when it was built at
+ * `version` for a caller who sees the same: whether the event is redacted (password), which of its venue and
+ * organizers are shown and which of those are redacted. Everything else the object depends on is the records
+ * and settings, which the version and the settings object stand for. Terms and images are read only for the
+ * events whose fragment is missing.
+ */
+async function wireList(request: ApiRequest, events: EventRecord[], version: number | undefined): Promise<{ data: Array<Record<string, unknown>>; json: string[] | null }> {
+  const fragments = request.site.fragments;
+  if (!fragments || version === undefined) return { data: await wire(request, events, false), json: null };
+  const settings = request.site.settings;
+  const apiRoot = request.apiRoot;
+  const linked = await readableLinked(request, fragments, events, version);
+  const linkedUnlocked = (record: VenueRecord | OrganizerRecord) => unlocked(request, record.type === VENUES.type ? VENUES : ORGANIZERS, record);
+  // 0 not shown, 1 shown, 2 shown redacted.
+  const seen = (record: VenueRecord | OrganizerRecord | undefined) => (record === undefined ? 0 : linkedUnlocked(record) ? 1 : 2);
+  const keys: string[] = [];
+  const found: Array<Fragment | undefined> = [];
+  const missing: EventRecord[] = [];
+  for (const event of events) {
+    let key = `${apiRoot} ${event.id} ${unlocked(request, EVENTS, event) ? 0 : 1}`;
+    for (const id of event.venueIds) key += ` v${seen(linked.venues.get(id))}`;
+    for (const id of event.organizerIds) key += ` o${seen(linked.organizers.get(id))}`;
+    const fragment = fragments.get(key, version, settings);
+    keys.push(key);
+    found.push(fragment);
+    if (!fragment) missing.push(event);
+  }
+  if (missing.length) {
+    const relations = await visibleRelations(request, missing);
+    const media = request.site.media;
+    events.forEach((event, index) => {
+      if (found[index]) return;
+      const redact = !unlocked(request, EVENTS, event);
+      const object = serializeEvent(event, relations, { settings, apiRoot, media, withJsonLd: false, linkedUnlocked, redact });
+      const fragment = { data: object, json: encodeJson(object) };
+      fragments.set(keys[index]!, version, settings, fragment);
+      found[index] = fragment;
+    });
+  }
+  return { data: found.map((fragment) => fragment!.data), json: found.map((fragment) => fragment!.json) };
+}
+
 async function list(request: ApiRequest) {
   const plan = await planEventList(request);
   const key = ['events', callerKey(request.principal), request.get('password') ?? '', request.get('context') ?? '', request.apiRoot, plan.restUrl, plan.query];
-  return request.site.cached(key, CALENDAR_ANSWER_SCOPES, () => listAnswer(request, plan));
+  return request.site.cached(key, CALENDAR_ANSWER_SCOPES, (version) => listAnswer(request, plan, version));
 }
 
-async function listAnswer(request: ApiRequest, plan: Awaited<ReturnType<typeof planEventList>>) {
+async function listAnswer(request: ApiRequest, plan: Awaited<ReturnType<typeof planEventList>>, cachedAt: number | undefined) {
+  // The version must be read before the events (see fragment-cache.ts).
+  const version = cachedAt ?? (await calendarVersion(request));
   const { items, total } = await request.site.store.events.list(plan.query);
   if (!items.length && plan.page > 1) throw calendarErrors.eventArchivePageNotFound();
   const { links, totalPages } = archivePaging(plan.restUrl, plan.page, plan.perPage, total);
-  const data = { events: await wire(request, items, false), rest_url: plan.restUrl, ...links, total, total_pages: totalPages };
+  const events = await wireList(request, items, version);
+  const data = { events: events.data, rest_url: plan.restUrl, ...links, total, total_pages: totalPages };
+  if (events.json) shareJoinedList(data, 'events', events.json);
   return respond(data, 200, { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages });
 }
 

@@ -2,13 +2,15 @@ import { callerKey } from '../../../answer-cache.js';
 import type { ArgSpec } from '../../../args/spec.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond } from '../../../http/api-response.js';
+import { encodeJson } from '../../../http/json.js';
+import { shareJoinedList, type Fragment } from '../../../fragment-cache.js';
 import { intval } from '../../../http/php.js';
 import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type RouteDefinition } from '../../../registry/types.js';
 import type { PostRouteDocs } from '../posts/types.js';
 import type { OrganizerRecord, VenueRecord } from '../../../store/records.js';
 import type { StatusFilter } from '../../../store/queries.js';
 import { formatWpDate } from '../../../time.js';
-import { CALENDAR_ANSWER_SCOPES } from '../answer-scopes.js';
+import { CALENDAR_ANSWER_SCOPES, calendarVersion } from '../answer-scopes.js';
 import { CALENDAR_NAMESPACE, EVENT_CAPS } from '../constants.js';
 import { canDelete, canEdit, canRead, readVisibility, unlocked, writeAllowed } from '../posts/access.js';
 import { isTruthy } from '../posts/inputs.js';
@@ -91,6 +93,31 @@ async function many(request: ApiRequest, kind: AnyLinkedKind, records: LinkedRec
   );
 }
 
+/**
+ * A list page's records and their JSON, each reused from the fragment cache when it was built at `version` for a
+ * caller who sees it the same (redacted or not: its password).
+ */
+async function manyListed(request: ApiRequest, kind: AnyLinkedKind, records: LinkedRecord[], version: number | undefined): Promise<{ data: Array<Record<string, unknown>>; json: string[] | null }> {
+  const fragments = request.site.fragments;
+  if (!fragments || version === undefined) return { data: await many(request, kind, records, false), json: null };
+  const settings = request.site.settings;
+  const keys = records.map((record) => `${kind.type} ${record.id} ${unlocked(request, kind, record) ? 0 : 1}`);
+  const found: Array<Fragment | undefined> = keys.map((key) => fragments.get(key, version, settings));
+  const missing = records.filter((_, index) => !found[index]);
+  if (missing.length) {
+    const built = await many(request, kind, missing, false);
+    let next = 0;
+    records.forEach((_, index) => {
+      if (found[index]) return;
+      const object = built[next++]!;
+      const fragment = { data: object, json: encodeJson(object) };
+      fragments.set(keys[index]!, version, settings, fragment);
+      found[index] = fragment;
+    });
+  }
+  return { data: found.map((fragment) => fragment!.data), json: found.map((fragment) => fragment!.json) };
+}
+
 /** `/venues` and `/organizers`, their id routes and their by-slug routes. */
 export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): RouteDefinition[] {
   const label = kind.name;
@@ -166,10 +193,19 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): Rou
       request.get('has_events') ?? null,
       query,
     ];
-    return request.site.cached(key, CALENDAR_ANSWER_SCOPES, () => listAnswer(request, query, page, perPage, statusForUrl));
+    return request.site.cached(key, CALENDAR_ANSWER_SCOPES, (version) => listAnswer(request, query, page, perPage, statusForUrl, version));
   };
 
-  const listAnswer = async (request: ApiRequest, query: ReturnType<typeof linkedQuery>, page: number, perPage: number, statusForUrl: string | string[]) => {
+  const listAnswer = async (
+    request: ApiRequest,
+    query: ReturnType<typeof linkedQuery>,
+    page: number,
+    perPage: number,
+    statusForUrl: string | string[],
+    cachedAt: number | undefined,
+  ) => {
+    // The version must be read before the records (see fragment-cache.ts).
+    const version = cachedAt ?? (await calendarVersion(request));
     const { items, total } = await kind.repository(request.site.store).list(query);
     if (!items.length && page > 1) throw kind.errors.archivePageNotFound();
     const restUrl = withQuery(request.restUrl(base), [
@@ -180,13 +216,15 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): Rou
       ['status', statusForUrl],
     ]);
     const { links, totalPages } = archivePaging(restUrl, page, perPage, total);
+    const listed = await manyListed(request, kind, items as LinkedRecord[], version);
     const data = {
-      [plural]: await many(request, kind, items as LinkedRecord[], false),
+      [plural]: listed.data,
       rest_url: restUrl,
       ...links,
       total,
       total_pages: totalPages,
     };
+    if (listed.json) shareJoinedList(data, plural, listed.json);
     return respond(data, 200, { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages });
   };
 

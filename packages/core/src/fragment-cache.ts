@@ -1,0 +1,133 @@
+import { shareEncoding } from './answer-cache.js';
+import { encodeJson } from './http/json.js';
+
+/** One record's wire object and its JSON, shared between requests and never changed. */
+export interface Fragment {
+  data: Record<string, unknown>;
+  json: string;
+}
+
+export interface FragmentCacheOptions {
+  /** Most memory the kept fragments may take, estimated from their JSON (16 MiB). */
+  maxBytes?: number;
+  /**
+   * Longest time a fragment is reused, in milliseconds (30 s): the bound on how stale it can be after a write the
+   * store's change version does not see (SQL run outside siterest), as for the answer cache.
+   */
+  maxAgeMs?: number;
+}
+
+/** Memory per character of JSON: the text and the objects it was encoded from (see answer-cache.ts). */
+const BYTES_PER_JSON_CHAR = 3;
+
+/** Longest key kept: a fragment's key names a record and the caller's rights on it, never free text. */
+const MAX_KEY_CHARS = 512;
+
+interface Entry {
+  version: number;
+  settings: object;
+  storedAt: number;
+  bytes: number;
+  value: unknown;
+}
+
+/**
+ * Serialized records of list answers (an event with its venue, organizers, terms and images), so a list whose
+ * answer is not cached is put together from the JSON of its items instead of serializing and encoding each one
+ * again.
+ *
+ * A fragment is reused only under the change version of the data it was built from (store.changeVersion of the
+ * calendar's scopes, read before the records were loaded) and the same settings object, and while younger than
+ * `maxAgeMs`. The stores keep no per-record revision (terms have no modification date, and `post_modified` has
+ * one-second resolution), so any write to the scope makes every fragment stale: never stale, at the price of
+ * rebuilding after each write. The key holds what differs between callers (see events/routes.ts). Memory is
+ * bounded in bytes, oldest use evicted first.
+ */
+export class FragmentCache {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+  private readonly maxBytes: number;
+  private readonly maxAgeMs: number;
+
+  constructor(
+    private readonly now: () => number,
+    options: FragmentCacheOptions = {},
+  ) {
+    this.maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
+    this.maxAgeMs = options.maxAgeMs ?? 30_000;
+  }
+
+  /** The number of fragments kept and the memory they are estimated to take. */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  /** The fragment kept for `key` if it was built at `version` with these `settings`. */
+  get(key: string, version: number, settings: object): Fragment | undefined {
+    return this.lookup(`f ${key}`, version, settings) as Fragment | undefined;
+  }
+
+  set(key: string, version: number, settings: object, fragment: Fragment): void {
+    this.keep(`f ${key}`, version, settings, fragment, fragment.json.length * BYTES_PER_JSON_CHAR);
+  }
+
+  /**
+   * A record read at `version` (a venue or organizer a listed event links to), kept under the same rule as the
+   * fragments: what the caller may see of it decides which fragment fits, so a list whose fragments are all kept
+   * reads none of them again.
+   */
+  record<R>(kind: string, id: number, version: number, settings: object): R | undefined {
+    return this.lookup(`r ${kind} ${id}`, version, settings) as R | undefined;
+  }
+
+  keepRecord(kind: string, id: number, version: number, settings: object, record: object): void {
+    this.keep(`r ${kind} ${id}`, version, settings, record, JSON.stringify(record).length * BYTES_PER_JSON_CHAR);
+  }
+
+  private lookup(key: string, version: number, settings: object): unknown {
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    if (hit.version === version && hit.settings === settings && this.now() - hit.storedAt < this.maxAgeMs) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit.value;
+    }
+    this.drop(key, hit);
+    return undefined;
+  }
+
+  private keep(key: string, version: number, settings: object, value: unknown, size: number): void {
+    if (key.length > MAX_KEY_CHARS) return;
+    const bytes = key.length + 64 + size;
+    if (bytes > this.maxBytes / 64) return;
+    const old = this.entries.get(key);
+    if (old && old.version > version) return;
+    if (old) this.drop(key, old);
+    this.entries.set(key, { version, settings, storedAt: this.now(), bytes, value });
+    this.bytes += bytes;
+    while (this.bytes > this.maxBytes) {
+      const [oldestKey, oldest] = this.entries.entries().next().value!;
+      this.drop(oldestKey, oldest);
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  private drop(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+  }
+}
+
+/**
+ * Records the JSON of a list answer whose first key is `key` (the list) as its item fragments joined:
+ * `encodeJson` is the same on parts as on the whole, so this is byte for byte what encoding `data` would give.
+ */
+export function shareJoinedList(data: Record<string, unknown>, key: string, items: readonly string[]): void {
+  const opening = `{${encodeJson(key)}:[`;
+  const rest = encodeJson({ ...data, [key]: [] });
+  shareEncoding(data, opening + items.join(',') + rest.slice(opening.length));
+}

@@ -1,0 +1,125 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../clock.js';
+import { FragmentCache, type Fragment } from '../fragment-cache.js';
+import { CATEGORY_TAXONOMY } from '../namespaces/calendar/constants.js';
+import { silentLogger } from '../site-context.js';
+import { createSite, type Site } from '../site.js';
+import type { SiteStore } from '../store/repositories.js';
+import { newEvent, newOrganizer, newVenue } from './fixtures.js';
+
+export interface FragmentCacheHarness {
+  /** A store with no data (the same object may be returned each time, emptied). */
+  create(): Promise<SiteStore>;
+}
+
+const START = '2026-11-21T16:41:37Z';
+const LIST = { method: 'GET', path: '/cal/events/v1/events', query: '', headers: {} as Record<string, string> };
+
+/**
+ * The per-event JSON fragments of uncached event lists: reused while nothing they depend on changed, rebuilt
+ * after a change to the event, its venue, organizer or terms, or the settings, and never shared between callers
+ * who see an event differently. Every answer is compared with the one a site without fragments gives.
+ */
+export function fragmentCacheContractSuite(name: string, harness: FragmentCacheHarness): void {
+  describe(`event fragments: ${name}`, () => {
+    let store: SiteStore;
+    let site: Site;
+    let plain: Site;
+    let built = 0;
+
+    beforeEach(async () => {
+      store = await harness.create();
+      const clock = manualClock(START);
+      // Without the answer cache, so each list is put together from fragments.
+      site = createSite({ store, clock, logger: silentLogger, cache: false });
+      plain = createSite({ store, clock, logger: silentLogger, cache: false, fragments: false });
+      built = 0;
+      const fragments = site.fragments!;
+      const set = fragments.set.bind(fragments);
+      fragments.set = (key: string, version: number, settings: object, fragment: Fragment) => {
+        built++;
+        set(key, version, settings, fragment);
+      };
+    });
+
+    /** The list from the site with fragments, checked byte for byte against the site without. */
+    const list = async (query = '', path = LIST.path) => {
+      const [answer, expected] = await Promise.all([site.handle({ ...LIST, path, query }), plain.handle({ ...LIST, path, query })]);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toBe(expected.body);
+      return answer.body;
+    };
+
+    it('rebuilds an event fragment after a change to each thing it depends on, and only then', async () => {
+      const venue = await store.venues.create(newVenue({ title: 'Blue Hall' }));
+      const organizer = await store.organizers.create(newOrganizer({ title: 'Ann Organizer' }));
+      const term = await store.terms.create({ taxonomy: CATEGORY_TAXONOMY, name: 'Jazz', slug: 'jazz', description: '', parentId: 0 });
+      const event = await store.events.create(
+        newEvent({ title: 'Night', venueIds: [venue.id], organizerIds: [organizer.id], categoryIds: [term.id], cost: ['10'] }),
+      );
+      await store.events.create(newEvent({ title: 'Other', startDate: '2027-01-11 10:00:00' }));
+      await site.ready();
+      await plain.ready();
+
+      let body = await list();
+      expect(body).toContain('Blue Hall');
+      expect(built).toBe(2);
+      expect(await list()).toBe(body);
+      expect(built).toBe(2);
+      // The venues and organizers lists are put together the same way.
+      const linkedLists = async () => [await list('', '/cal/events/v1/venues'), await list('', '/cal/events/v1/organizers')].join('\n');
+      expect(await linkedLists()).toContain('Blue Hall');
+      expect(built).toBe(4);
+      await linkedLists();
+      expect(built).toBe(4);
+
+      const changes: Array<[string, () => Promise<unknown>, string]> = [
+        ['event', () => store.events.update(event.id, { title: 'Late Night' }), 'Late Night'],
+        ['venue', () => store.venues.update(venue.id, { title: 'Red Hall' }), 'Red Hall'],
+        ['organizer', () => store.organizers.update(organizer.id, { title: 'Bob Organizer' }), 'Bob Organizer'],
+        ['term rename', () => store.terms.update(term.id, { name: 'Blues' }), 'Blues'],
+        ['settings', () => store.options.set('currency_symbol', '€'), '\\u20ac10'],
+      ];
+      for (const [what, change, seen] of changes) {
+        await change();
+        // Settings reach a site through its store notice; wait for both sites to have it.
+        if (what === 'settings') await Promise.all([site.reloadSettings(), plain.reloadSettings()]);
+        const before = built;
+        body = await list();
+        expect(body, what).toContain(seen);
+        expect(built, what).toBeGreaterThan(before);
+        const linked = await linkedLists();
+        if (what === 'venue' || what === 'organizer') expect(linked, what).toContain(seen);
+        const after = built;
+        expect(await list()).toBe(body);
+        expect(await linkedLists()).toBe(linked);
+        expect(built, what).toBe(after);
+      }
+    });
+
+    it("never serves a fragment built for a caller who saw the event differently (password)", async () => {
+      await store.events.create(newEvent({ title: 'Locked', password: 'pw', content: 'SECRET CONTENT' }));
+      await site.ready();
+      await plain.ready();
+      expect(await list('password=pw')).toContain('SECRET CONTENT');
+      expect(await list()).not.toContain('SECRET CONTENT');
+      expect(await list('password=wrong')).not.toContain('SECRET CONTENT');
+      expect(await list('password=pw')).toContain('SECRET CONTENT');
+    });
+
+    it('is bounded in bytes', () => {
+      const cache = new FragmentCache(() => 0, { maxBytes: 1_000_000 });
+      const json = JSON.stringify({ text: 'x'.repeat(5_000) });
+      for (let i = 0; i < 200; i++) cache.set(`event ${i}`, 1, cache, { data: {}, json });
+      expect(cache.size.bytes).toBeLessThanOrEqual(1_000_000);
+      expect(cache.size.entries).toBeGreaterThan(0);
+      expect(cache.size.entries).toBeLessThan(200);
+      // The newest are kept, the oldest evicted.
+      expect(cache.get('event 199', 1, cache)).toBeDefined();
+      expect(cache.get('event 0', 1, cache)).toBeUndefined();
+      // Another version or settings object is a miss.
+      expect(cache.get('event 198', 2, cache)).toBeUndefined();
+      expect(cache.get('event 197', 1, {})).toBeUndefined();
+    });
+  });
+}

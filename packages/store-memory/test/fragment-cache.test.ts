@@ -1,0 +1,4 @@
+import { fragmentCacheContractSuite } from '@siterest/core/testing';
+import { memoryStore } from '@siterest/store-memory';
+
+fragmentCacheContractSuite('memory', { create: async () => memoryStore() });
