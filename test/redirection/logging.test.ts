@@ -7,6 +7,25 @@ describe('hits and logs', () => {
   const settings = (body: Record<string, unknown>) => t.api('POST', `${NS}/setting`, body);
   const lastLog = async () => (await t.api('GET', `${NS}/log`)).body.items[0];
 
+  it('decides the app\'s own pages at once once redirects are loaded, and still logs their 404s', async () => {
+    const request = (url: string) => ({ method: 'GET', url, headers: { host: '127.0.0.1' }, remoteAddress: '127.0.0.1', secure: false });
+    await t.redirect({ url: '/fast-old', action_data: { url: '/fast-new' } });
+    // Loaded by a first request; from then on a URL no redirect matches needs no promise, one that matches does.
+    expect((await t.visit('/fast-old')).status).toBe(301);
+    expect(t.site.redirects.handleNow(request('/fast-nothing'))).toMatchObject({ action: 'continue' });
+    expect(t.site.redirects.handleNow(request('/fast-old'))).toBeNull();
+    expect(t.site.redirects.handleNow(request('/api/'))).toEqual({ action: 'nothing' });
+    // A new redirect is seen at once: the loaded redirects are dropped, so the fast path waits for them again.
+    await t.redirect({ url: '/fast-nothing', action_data: { url: '/fast-new' } });
+    expect(t.site.redirects.handleNow(request('/fast-nothing'))).toBeNull();
+    expect((await t.visit('/fast-nothing')).status).toBe(301);
+    const missing = await t.visit('/fast-missing-page');
+    expect(missing.status).toBe(404);
+    await t.flush();
+    const logged = (await t.api('GET', `${NS}/404`)).body.items.map((row: { url: string }) => row.url);
+    expect(logged).toContain('/fast-missing-page');
+  });
+
   it('counts a hit, sets the last access and logs the redirect', async () => {
     const r = await t.redirect({ url: '/hit-me', action_data: { url: '/target' }, action_code: 302, match_data: { source: { flag_query: 'ignore' } } });
     const answer = await t.visit('/hit-me?x=%20y', { headers: { 'user-agent': 'tester/2', referer: 'https://from.example/' } });

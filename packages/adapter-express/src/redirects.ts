@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { redirectRequestOf, sendDecision, watchResponse, type RedirectMiddlewareOptions, type Site } from '@siterest/core';
+import { redirectRequestOf, sendDecision, watchResponse, type RedirectDecision, type RedirectMiddlewareOptions, type Site } from '@siterest/core';
 
 const CHECKED = Symbol('siterest.redirects.checked');
 
@@ -15,17 +15,18 @@ export function siterestRedirects(site: Site, options: RedirectMiddlewareOptions
     if (marked[CHECKED]) return next();
     marked[CHECKED] = true;
     const request = redirectRequestOf(req, req.originalUrl || req.url, req.secure, req);
-    site.redirects.handle(request).then(
-      (decision) => {
-        if (sendDecision(res, decision, options, req.method)) return;
-        if (decision.action === 'rewrite') {
-          req.url = decision.url;
-          return next();
-        }
-        watchResponse(site, res, request, decision);
-        next();
-      },
-      (error: unknown) => next(error),
-    );
+    const apply = (decision: RedirectDecision) => {
+      if (sendDecision(res, decision, options, req.method)) return;
+      if (decision.action === 'rewrite') {
+        req.url = decision.url;
+        return next();
+      }
+      watchResponse(site, res, request, decision);
+      next();
+    };
+    // Most requests are the app's own pages, decided at once from what is loaded: no promise for them.
+    const now = site.redirects.handleNow(request);
+    if (now) return apply(now);
+    site.redirects.handle(request).then(apply, (error: unknown) => next(error));
   };
 }

@@ -18,7 +18,8 @@ export const siterestRedirectsFastify: FastifyPluginAsync<SiterestRedirectsOptio
     if (raw[CHECKED]) return;
     raw[CHECKED] = true;
     const neutral = redirectRequestOf(raw, raw.url ?? '/', request.protocol === 'https', request);
-    const decision = await site.redirects.handle(neutral);
+    // Most requests are the app's own pages, decided at once from what is loaded: no promise chain for them.
+    const decision = site.redirects.handleNow(neutral) ?? (await site.redirects.handle(neutral));
     if (decision.action === 'redirect' || decision.action === 'error') {
       reply.hijack();
       sendDecision(reply.raw, decision, options, request.method);

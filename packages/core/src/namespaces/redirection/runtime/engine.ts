@@ -64,6 +64,8 @@ interface EngineSite extends SiteContext {
 
 const CONTINUE: RedirectDecision = { action: 'continue', onNotFound: null };
 const NOT_LOGGED: RedirectDecision = { action: 'nothing' };
+/** earlyDecision's answer when it needs the redirects and they are not loaded yet. */
+const NEEDS_MATCHER = Symbol('needs matcher');
 const NO_CACHE: Array<[string, string]> = [
   ['Expires', 'Wed, 11 Jan 1984 05:00:00 GMT'],
   ['Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private'],
@@ -224,19 +226,52 @@ export class RedirectEngine {
     return decision;
   }
 
-  private async decideWith(request: RedirectRequest, settings: RedirectionSettings): Promise<RedirectDecision> {
+  /**
+   * The decision for a request, when it can be made at once: settings and redirects already loaded, and the
+   * answer one that tries no redirect (canonical host, the REST API, a URL no redirect could match). Null when
+   * the request needs `handle()`. The middleware asks this first, so that the app's own pages — most requests —
+   * pay for no promise; `handle()` decides the same for them.
+   */
+  handleNow(request: RedirectRequest): RedirectDecision | null {
+    const settings = this.settingsNow;
+    if (!settings || settings.headers.some((h) => h.location === 'site')) return null;
+    try {
+      const early = this.earlyDecision(request, settings, this.matcherNow);
+      return early !== NEEDS_MATCHER && 'action' in early ? early : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Everything decided before a redirect is tried: the decision, or the URL forms and candidates to try. The
+   * redirects are needed only past the canonical-host and REST API checks: without them loaded, NEEDS_MATCHER.
+   */
+  private earlyDecision(
+    request: RedirectRequest,
+    settings: RedirectionSettings,
+    matcher: RedirectMatcher | null,
+  ): RedirectDecision | { decoded: string; original: string; candidates: CompiledRedirect[] } | typeof NEEDS_MATCHER {
     const canonical = this.canonical(request, settings);
     if (canonical) return canonical;
     const url = this.requestUrl(request.url);
     const decoded = rawUrlDecode(url);
     // The REST API is never redirected, and its 404s are not the site's (they are not logged either).
     if (!decoded || this.isProtected(decoded)) return NOT_LOGGED;
-    const q = url.indexOf('?');
-    const original = q === -1 ? decoded : `${rawUrlDecode(url.slice(0, q))}${url.slice(q)}`;
-    const matcher = await this.matcher();
+    if (!matcher) return NEEDS_MATCHER;
     if (matcher.size === 0) return CONTINUE;
     const candidates = matcher.candidates(decoded);
     if (!candidates.length) return CONTINUE;
+    const q = url.indexOf('?');
+    const original = q === -1 ? decoded : `${rawUrlDecode(url.slice(0, q))}${url.slice(q)}`;
+    return { decoded, original, candidates };
+  }
+
+  private async decideWith(request: RedirectRequest, settings: RedirectionSettings): Promise<RedirectDecision> {
+    let early = this.earlyDecision(request, settings, this.matcherNow);
+    if (early === NEEDS_MATCHER) early = this.earlyDecision(request, settings, await this.matcher());
+    if (early === NEEDS_MATCHER || 'action' in early) return early === NEEDS_MATCHER ? CONTINUE : early;
+    const { decoded, original, candidates } = early;
     let principal: Promise<Principal | null> | null = null;
     const ctx = this.matchContext(request, settings, () => (principal ??= this.principalOf(request)));
     const pages: CompiledRedirect[] = [];
