@@ -2,7 +2,7 @@ import type { RedirectGroupRecord, RedirectRecord } from '../../../store/redirec
 import { isNumeric } from '../../../http/php.js';
 import { PLUGIN_VERSION } from '../constants.js';
 import { effectiveFlags, type SourceFlags } from '../flags.js';
-import { formatPhpDate } from '../php-date.js';
+import { formatPhpDate } from '../../../text/php-date.js';
 import { serializeGroup } from '../groups/serialize.js';
 import { serializeRedirect, type RedirectWireContext } from '../redirects/serialize.js';
 import { encodeAsSource, encodeAsTarget } from './encode.js';
@@ -17,7 +17,7 @@ export interface ExportInput {
   https: boolean;
 }
 
-const rfc2822 = (ms: number) => formatPhpDate(ms, 'D, d M Y H:i:s O', 'UTC');
+const rfc2822 = (ms: number) => formatPhpDate('D, d M Y H:i:s O', ms, 'UTC');
 
 /** A CSV cell as Redirection writes it: numbers bare, text quoted with quotes doubled. */
 function csvCell(value: string | number): string {

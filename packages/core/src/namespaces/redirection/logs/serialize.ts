@@ -1,6 +1,6 @@
 import type { Zone } from 'luxon';
 import type { RedirectLogRecord } from '../../../store/redirection.js';
-import { formatPhpDate } from '../php-date.js';
+import { formatPhpDate } from '../../../text/php-date.js';
 
 export interface LogWireContext {
   dateFormat: string;
@@ -18,8 +18,8 @@ function redirectByName(slug: string): string {
 export function serializeLog(row: RedirectLogRecord, kind: 'redirect' | '404', ctx: LogWireContext): Record<string, unknown> {
   const data: Record<string, unknown> = {
     id: row.id,
-    created: formatPhpDate(row.created, ctx.dateFormat, ctx.zone),
-    created_time: formatPhpDate(row.created, ctx.timeFormat, ctx.zone),
+    created: formatPhpDate(ctx.dateFormat, row.created, ctx.zone),
+    created_time: formatPhpDate(ctx.timeFormat, row.created, ctx.zone),
     url: row.url,
     agent: row.agent,
     referrer: row.referrer,

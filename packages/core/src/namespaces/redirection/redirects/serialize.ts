@@ -1,7 +1,7 @@
 import type { RedirectRecord } from '../../../store/redirection.js';
 import { effectiveFlags, type SourceFlags } from '../flags.js';
 import { readActionData } from '../matchers.js';
-import { formatPhpDate } from '../php-date.js';
+import { formatPhpDate } from '../../../text/php-date.js';
 import type { Zone } from 'luxon';
 
 export interface RedirectWireContext {
@@ -33,7 +33,7 @@ export function serializeRedirect(record: RedirectRecord, ctx: RedirectWireConte
     regex: record.regex,
     group_id: record.groupId,
     position: record.position,
-    last_access: record.lastAccess > 0 ? formatPhpDate(record.lastAccess, ctx.dateFormat, ctx.zone) : '-',
+    last_access: record.lastAccess > 0 ? formatPhpDate(ctx.dateFormat, record.lastAccess, ctx.zone) : '-',
     enabled: record.status === 'enabled',
   };
 }
