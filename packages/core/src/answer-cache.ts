@@ -4,6 +4,7 @@ import { ApiResponse } from './http/api-response.js';
 import { encodeJson } from './http/json.js';
 import type { ChangeScope } from './store/change-scopes.js';
 import type { SiteStore } from './store/repositories.js';
+import { VersionedLru } from './util/versioned-lru.js';
 
 /** Data of cached answers: shared between requests and never changed, so their JSON is worked out once. */
 const encodings = new WeakMap<object, string>();
@@ -47,13 +48,6 @@ const MAX_KEY_CHARS = 4096;
  */
 const BYTES_PER_JSON_CHAR = 3;
 
-interface Entry {
-  version: number;
-  storedAt: number;
-  bytes: number;
-  value: unknown;
-}
-
 /**
  * Recent answers, each kept with the change version of the data it depends on (store.changeVersion of its
  * scopes) and reused only while that version is current and the answer is younger than `maxAgeMs` — so an answer
@@ -65,26 +59,25 @@ interface Entry {
  * and in bytes; one answer larger than an eighth of the bytes is not kept.
  */
 export class AnswerCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly kept: VersionedLru;
   private readonly pending = new Map<string, { version: number; answer: Promise<unknown> }>();
-  private bytes = 0;
-  private readonly maxEntries: number;
-  private readonly maxBytes: number;
-  private readonly maxAgeMs: number;
 
   constructor(
     private readonly store: SiteStore,
-    private readonly now: () => number,
+    now: () => number,
     options: AnswerCacheOptions = {},
   ) {
-    this.maxEntries = options.maxEntries ?? 256;
-    this.maxBytes = options.maxBytes ?? 32 * 1024 * 1024;
-    this.maxAgeMs = options.maxAgeMs ?? 30_000;
+    this.kept = new VersionedLru(now, {
+      maxEntries: options.maxEntries ?? 256,
+      maxBytes: options.maxBytes ?? 32 * 1024 * 1024,
+      largestShare: 8,
+      maxAgeMs: options.maxAgeMs ?? 30_000,
+    });
   }
 
   /** The number of answers kept and the memory they are estimated to take. */
   get size(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.bytes };
+    return this.kept.size;
   }
 
   async remember<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: (version?: number) => Promise<T>): Promise<T> {
@@ -99,15 +92,8 @@ export class AnswerCache {
       this.clear();
       return compute();
     }
-    const hit = this.entries.get(key);
-    if (hit) {
-      if (hit.version === version && this.now() - hit.storedAt < this.maxAgeMs) {
-        this.entries.delete(key);
-        this.entries.set(key, hit);
-        return hit.value as T;
-      }
-      this.drop(key, hit);
-    }
+    const hit = this.kept.get(key, version);
+    if (hit !== undefined) return hit as T;
     const running = this.pending.get(key);
     if (running && running.version === version) return running.answer as Promise<T>;
     // Computed after reading the version: a write meanwhile makes this entry stale at once.
@@ -123,32 +109,17 @@ export class AnswerCache {
   }
 
   clear(): void {
-    this.entries.clear();
-    this.bytes = 0;
+    this.kept.clear();
   }
 
   private keep(key: string, version: number, value: unknown): void {
-    let bytes = key.length + 64;
+    let bytes = 0;
     if (value instanceof ApiResponse && value.data !== null && typeof value.data === 'object') {
-      const text = encodeShared(value.data);
+      const text = encodeJson(value.data);
       encodings.set(value.data, text);
-      bytes += text.length * BYTES_PER_JSON_CHAR;
+      bytes = text.length * BYTES_PER_JSON_CHAR;
     }
-    if (bytes > this.maxBytes / 8) return;
-    const old = this.entries.get(key);
-    if (old && old.version > version) return;
-    if (old) this.drop(key, old);
-    this.entries.set(key, { version, storedAt: this.now(), bytes, value });
-    this.bytes += bytes;
-    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
-      const [oldestKey, oldest] = this.entries.entries().next().value!;
-      this.drop(oldestKey, oldest);
-    }
-  }
-
-  private drop(key: string, entry: Entry): void {
-    this.entries.delete(key);
-    this.bytes -= entry.bytes;
+    this.kept.set(key, version, value, bytes);
   }
 }
 

@@ -1,5 +1,6 @@
 import { shareEncoding } from './answer-cache.js';
 import { encodeJson } from './http/json.js';
+import { VersionedLru } from './util/versioned-lru.js';
 
 /** One record's wire object and its JSON, shared between requests and never changed. */
 export interface Fragment {
@@ -23,14 +24,6 @@ const BYTES_PER_JSON_CHAR = 3;
 /** Longest key kept: a fragment's key names a record and the caller's rights on it, never free text. */
 const MAX_KEY_CHARS = 512;
 
-interface Entry {
-  version: number;
-  settings: object;
-  storedAt: number;
-  bytes: number;
-  value: unknown;
-}
-
 /**
  * Serialized records of list answers (an event with its venue, organizers, terms and images), so a list whose
  * answer is not cached is put together from the JSON of its items instead of serializing and encoding each one
@@ -44,27 +37,25 @@ interface Entry {
  * bounded in bytes, oldest use evicted first.
  */
 export class FragmentCache {
-  private readonly entries = new Map<string, Entry>();
-  private bytes = 0;
-  private readonly maxBytes: number;
-  private readonly maxAgeMs: number;
+  private readonly kept: VersionedLru;
 
-  constructor(
-    private readonly now: () => number,
-    options: FragmentCacheOptions = {},
-  ) {
-    this.maxBytes = options.maxBytes ?? 16 * 1024 * 1024;
-    this.maxAgeMs = options.maxAgeMs ?? 30_000;
+  constructor(now: () => number, options: FragmentCacheOptions = {}) {
+    this.kept = new VersionedLru(now, {
+      maxEntries: Infinity,
+      maxBytes: options.maxBytes ?? 16 * 1024 * 1024,
+      largestShare: 64,
+      maxAgeMs: options.maxAgeMs ?? 30_000,
+    });
   }
 
   /** The number of fragments kept and the memory they are estimated to take. */
   get size(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.bytes };
+    return this.kept.size;
   }
 
   /** The fragment kept for `key` if it was built at `version` with these `settings`. */
   get(key: string, version: number, settings: object): Fragment | undefined {
-    return this.lookup(`f ${key}`, version, settings) as Fragment | undefined;
+    return this.kept.get(`f ${key}`, version, settings) as Fragment | undefined;
   }
 
   set(key: string, version: number, settings: object, fragment: Fragment): void {
@@ -77,48 +68,20 @@ export class FragmentCache {
    * reads none of them again.
    */
   record<R>(kind: string, id: number, version: number, settings: object): R | undefined {
-    return this.lookup(`r ${kind} ${id}`, version, settings) as R | undefined;
+    return this.kept.get(`r ${kind} ${id}`, version, settings) as R | undefined;
   }
 
   keepRecord(kind: string, id: number, version: number, settings: object, record: object): void {
     this.keep(`r ${kind} ${id}`, version, settings, record, JSON.stringify(record).length * BYTES_PER_JSON_CHAR);
   }
 
-  private lookup(key: string, version: number, settings: object): unknown {
-    const hit = this.entries.get(key);
-    if (!hit) return undefined;
-    if (hit.version === version && hit.settings === settings && this.now() - hit.storedAt < this.maxAgeMs) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit.value;
-    }
-    this.drop(key, hit);
-    return undefined;
+  clear(): void {
+    this.kept.clear();
   }
 
   private keep(key: string, version: number, settings: object, value: unknown, size: number): void {
     if (key.length > MAX_KEY_CHARS) return;
-    const bytes = key.length + 64 + size;
-    if (bytes > this.maxBytes / 64) return;
-    const old = this.entries.get(key);
-    if (old && old.version > version) return;
-    if (old) this.drop(key, old);
-    this.entries.set(key, { version, settings, storedAt: this.now(), bytes, value });
-    this.bytes += bytes;
-    while (this.bytes > this.maxBytes) {
-      const [oldestKey, oldest] = this.entries.entries().next().value!;
-      this.drop(oldestKey, oldest);
-    }
-  }
-
-  clear(): void {
-    this.entries.clear();
-    this.bytes = 0;
-  }
-
-  private drop(key: string, entry: Entry): void {
-    this.entries.delete(key);
-    this.bytes -= entry.bytes;
+    this.kept.set(key, version, value, size, settings);
   }
 }
 

@@ -1,0 +1,78 @@
+/** Bounds of a {@link VersionedLru}. */
+export interface VersionedLruBounds {
+  /** Most entries kept. */
+  maxEntries: number;
+  /** Most memory the entries may take, as estimated by their callers. */
+  maxBytes: number;
+  /** One entry larger than this share of `maxBytes` is not kept (8: an eighth). */
+  largestShare: number;
+  /** Longest time an entry is reused, in milliseconds. */
+  maxAgeMs: number;
+}
+
+interface Entry {
+  version: number;
+  /** A second condition besides the version (the settings object a fragment was built with), compared by identity. */
+  tag: unknown;
+  storedAt: number;
+  bytes: number;
+  value: unknown;
+}
+
+/**
+ * Values kept with the change version they were computed at, reused only at that version (and tag) and while
+ * younger than `maxAgeMs`; bounded in entries and in estimated bytes, the least recently used dropped first.
+ * The answer cache and the fragment cache both keep their values this way.
+ */
+export class VersionedLru {
+  private readonly entries = new Map<string, Entry>();
+  private bytes = 0;
+
+  constructor(
+    private readonly now: () => number,
+    private readonly bounds: VersionedLruBounds,
+  ) {}
+
+  /** The number of entries kept and the memory they are estimated to take. */
+  get size(): { entries: number; bytes: number } {
+    return { entries: this.entries.size, bytes: this.bytes };
+  }
+
+  /** The value kept for `key` if it was stored at `version` with `tag` and is young enough; a stale one is dropped. */
+  get(key: string, version: number, tag?: unknown): unknown {
+    const hit = this.entries.get(key);
+    if (!hit) return undefined;
+    if (hit.version === version && hit.tag === tag && this.now() - hit.storedAt < this.bounds.maxAgeMs) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+      return hit.value;
+    }
+    this.drop(key, hit);
+    return undefined;
+  }
+
+  /** Keeps `value` (estimated at `size` bytes) unless it is too large or a newer version is already kept. */
+  set(key: string, version: number, value: unknown, size: number, tag?: unknown): void {
+    const bytes = key.length + 64 + size;
+    if (bytes > this.bounds.maxBytes / this.bounds.largestShare) return;
+    const old = this.entries.get(key);
+    if (old && old.version > version) return;
+    if (old) this.drop(key, old);
+    this.entries.set(key, { version, tag, storedAt: this.now(), bytes, value });
+    this.bytes += bytes;
+    while (this.entries.size > this.bounds.maxEntries || this.bytes > this.bounds.maxBytes) {
+      const [oldestKey, oldest] = this.entries.entries().next().value!;
+      this.drop(oldestKey, oldest);
+    }
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
+  }
+
+  private drop(key: string, entry: Entry): void {
+    this.entries.delete(key);
+    this.bytes -= entry.bytes;
+  }
+}
