@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSite, manualClock, silentLogger, type Site, type SiteStore } from '@siterest/core';
+import { content, createSite, manualClock, silentLogger, type Site, type SiteStore } from '@siterest/core';
 import { basicAuth, rawRequest, type RunningServer } from '@siterest/core/testing';
 import { memoryStore } from '@siterest/store-memory';
 import { postgresStore, type PostgresStore } from '@siterest/store-postgres';
@@ -77,12 +77,13 @@ describe.each(setups())('concurrent requests ($label)', (setup) => {
     const servers: RunningServer[] = [];
     let auth = '';
     let site: Site;
+    let sites: Site[] = [];
     let calls = 0;
 
     beforeAll(async () => {
       const stores = await setup.open(instances);
       const clock = manualClock('2026-11-21T16:41:37Z');
-      const sites = stores.map((store, i) => createSite({ store, clock, logger: silentLogger, settings: { url: `http://instance-${i}.example` } }));
+      sites = stores.map((store, i) => createSite({ store, clock, logger: silentLogger, settings: { url: `http://instance-${i}.example` } }));
       site = sites[0]!;
       await site.createUser({ login: 'admin', roles: ['administrator'] });
       auth = basicAuth('admin', (await site.createApplicationPassword('admin', 'race')).password);
@@ -119,6 +120,26 @@ describe.each(setups())('concurrent requests ($label)', (setup) => {
       expect(final).toHaveLength(1);
       const counts = await site.store.terms.getMany([a.id, b.id]);
       expect(counts.map((t) => t.count)).toEqual([final[0] === a.id ? 1 : 0, final[0] === b.id ? 1 : 0]);
+    }, SLOW);
+
+    it('gives concurrent library creates of one title distinct slugs and makes one category of one name', async () => {
+      // As many as the store can take at once here: 1,000 on a PostgreSQL server and in memory, fewer on PGlite.
+      const n = setup.label === 'PostgreSQL store (PGlite)' ? 100 : 1000;
+      const title = `Same Title ${instances}`;
+      const settled = await Promise.allSettled(
+        Array.from({ length: n }, (_, i) => content(sites[i % sites.length]!).createArticle({ title, categories: [`Town ${instances}`] })),
+      );
+      // A store may refuse what its pool cannot serve in time (`unavailable`, a 503 over HTTP); what it writes stays
+      // unique.
+      const refused = settled.flatMap((outcome) => (outcome.status === 'rejected' ? [(outcome.reason as { kind?: string }).kind] : []));
+      expect(new Set(refused).size <= 1 && (refused[0] ?? 'unavailable') === 'unavailable').toBe(true);
+      const created = settled.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+      expect(created.length).toBeGreaterThan(n / 10);
+      const slugs = new Set(created.map((record) => record.slug));
+      expect(slugs.size).toBe(created.length);
+      const stored = await site.store.content.list({ types: ['news'], statuses: 'any', offset: 0, limit: n + 10 });
+      expect(stored.items.filter((record) => record.title === title)).toHaveLength(created.length);
+      expect(new Set(created.flatMap((record) => record.categoryIds)).size).toBe(1);
     }, SLOW);
 
     it('creates one tag when 50 requests create the same name; the others get term_exists with its id', async () => {

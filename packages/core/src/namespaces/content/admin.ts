@@ -1,5 +1,5 @@
 import { siteZone } from '../../settings.js';
-import { isStoreError } from '../../store/store-error.js';
+import type { SiteStore } from '../../store/repositories.js';
 import type { Site } from '../../site.js';
 import type { ContentPatch, ContentRecord, NewContent } from '../../store/content.js';
 import type { StatusFilter } from '../../store/queries.js';
@@ -96,12 +96,12 @@ export function content(site: Site): ContentAdmin {
   };
 
   /** The slug WordPress would give: the wanted one, or `-2`, `-3`… when another record of the type has it. */
-  const uniqueSlug = async (type: string, wanted: string, status: string, exceptId?: number) => {
+  const uniqueSlug = async (within: SiteStore, type: string, wanted: string, status: string, exceptId?: number) => {
     const base = sanitizeTitle(wanted).slice(0, 190) || 'untitled';
     if (DRAFTS.has(status)) return base;
     for (let n = 1; n < 1000; n++) {
       const slug = n === 1 ? base : `${base}-${n}`;
-      if (!(await store().posts.slugTaken(type, slug, exceptId))) return slug;
+      if (!(await within.posts.slugTaken(type, slug, exceptId))) return slug;
     }
     return `${base}-${site.now()}`;
   };
@@ -111,11 +111,15 @@ export function content(site: Site): ContentAdmin {
     const taxonomy = options.taxonomy ?? ARTICLE_CATEGORY_TAXONOMY;
     const clean = text(name, 'name', 200).trim();
     if (!clean) throw new RangeError('A category needs a name.');
-    const [found] = await store().terms.findByName(taxonomy, clean, options.parentId);
-    if (found) return found;
-    const slug = sanitizeTitle(clean) || 'category';
-    const bySlug = await store().terms.findBySlug(taxonomy, slug);
-    return store().terms.create({ taxonomy, name: clean, slug: bySlug ? `${slug}-${site.now()}` : slug, description: '', parentId: options.parentId ?? 0 });
+    // In one transaction: the lookups take the taxonomy's naming lock, so concurrent calls (any instance) with one
+    // name find the term the first one made instead of making another.
+    return store().transaction(async (tx) => {
+      const [found] = await tx.terms.findByName(taxonomy, clean, options.parentId);
+      if (found) return found;
+      const slug = sanitizeTitle(clean) || 'category';
+      const bySlug = await tx.terms.findBySlug(taxonomy, slug);
+      return tx.terms.create({ taxonomy, name: clean, slug: bySlug ? `${slug}-${site.now()}` : slug, description: '', parentId: options.parentId ?? 0 });
+    });
   };
 
   const categoryIds = async (values: ReadonlyArray<number | string> | undefined, taxonomy: 'category' | 'video_category') => {
@@ -144,7 +148,7 @@ export function content(site: Site): ContentAdmin {
       title,
       content: input.content === undefined ? '' : text(input.content, 'content', MAX_TEXT),
       excerpt: input.excerpt === undefined ? '' : text(input.excerpt, 'excerpt', MAX_TEXT),
-      slug: await uniqueSlug(type, input.slug ?? title, status),
+      slug: '',
       password: input.password === undefined ? '' : text(input.password, 'password', 255),
       parentId: 0,
       menuOrder: 0,
@@ -159,16 +163,12 @@ export function content(site: Site): ContentAdmin {
       linkCount: null,
       ...seoFields(input.seo),
     };
-    // Another instance may publish the same slug between the check and the insert: the database's unique index
-    // refuses the second one, which then takes the next free slug.
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await store().content.create(record);
-      } catch (error) {
-        if (attempt >= 3 || !isStoreError(error, 'conflict') || DRAFTS.has(status)) throw error;
-        record.slug = await uniqueSlug(type, input.slug ?? title, status);
-      }
-    }
+    // The slug is chosen and written in one transaction: its lookups take the post type's naming lock, so
+    // concurrent creates (on any instance) get -2, -3… one after another; the unique index backs this up.
+    return store().transaction(async (tx) => {
+      record.slug = await uniqueSlug(tx, type, input.slug ?? title, status);
+      return tx.content.create(record);
+    });
   };
 
   const update = async (id: number, patch: ContentUpdate) => {
@@ -195,12 +195,14 @@ export function content(site: Site): ContentAdmin {
       out.status = patch.status;
     }
     const status = out.status ?? current.status;
-    if (patch.slug !== undefined || (DRAFTS.has(current.status) && !DRAFTS.has(status))) {
-      out.slug = await uniqueSlug(current.type, patch.slug ?? current.slug ?? current.title, status, id);
-    }
     const ids = await categoryIds(patch.categories, current.type === VIDEO_TYPE ? VIDEO_CATEGORY_TAXONOMY : ARTICLE_CATEGORY_TAXONOMY);
     if (ids) out.categoryIds = ids;
-    return store().content.update(id, out);
+    const newSlug = patch.slug !== undefined || (DRAFTS.has(current.status) && !DRAFTS.has(status));
+    if (!newSlug) return store().content.update(id, out);
+    return store().transaction(async (tx) => {
+      out.slug = await uniqueSlug(tx, current.type, patch.slug ?? current.slug ?? current.title, status, id);
+      return tx.content.update(id, out);
+    });
   };
 
   return {
