@@ -10,6 +10,7 @@ import { createSite, manualClock, silentLogger, type RedirectRequest } from '@si
 import { memoryStore } from '@siterest/store-memory';
 import { BENCH_URLS, REDIRECT_COUNT, REGEX_COUNT, seedBenchRedirects } from './lib/seed-redirects.js';
 import { machine, recordSection } from './lib/results.js';
+import { loadInTurn, type LoadResult } from './lib/load.js';
 import { startBenchServer } from './lib/server-process.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
@@ -40,6 +41,7 @@ interface Run {
   p50: number;
   p99: number;
   unexpected: number;
+  cpu?: number;
 }
 
 async function run(url: string, expected: number): Promise<Run> {
@@ -60,8 +62,11 @@ export async function runRedirectionBench(): Promise<string> {
   try {
     for (const framework of ['express', 'fastify']) {
       const base = (name: string) => `http://127.0.0.1:${server.ports[`${framework}-${name}`]}`;
-      const bareNothing = await run(base('bare') + BENCH_URLS.nothing, 200);
-      const withNothing = await run(base('redirects') + BENCH_URLS.nothing, 200);
+      // The two apps on the URL nothing matches, in alternating one-second slices: the ratio is the goal's.
+      const inTurn = await loadInTurn({ bare: base('bare') + BENCH_URLS.nothing, redirects: base('redirects') + BENCH_URLS.nothing }, { seconds, connections, cpu: server.cpuMs });
+      const asRun = (r: LoadResult): Run => ({ rps: r.requestsPerSecond, p50: r.latencyP50, p99: r.latencyP99, unexpected: r.errors, cpu: r.cpuMicrosPerRequest });
+      const bareNothing = asRun(inTurn.bare!);
+      const withNothing = asRun(inTurn.redirects!);
       const plain = await run(base('redirects') + BENCH_URLS.plain, 301);
       const regex = await run(base('redirects') + BENCH_URLS.regex, 302);
       const ratio = (r: Run) => (r.rps / bareNothing.rps).toFixed(2);
@@ -71,8 +76,9 @@ export async function runRedirectionBench(): Promise<string> {
         ['plain redirect (301)', plain],
         ['regex redirect (302)', regex],
       ] as const) {
-        rows.push(`| ${framework} | ${label} | ${Math.round(r.rps)} | ${ratio(r)} | ${r.p50} / ${r.p99} | ${r.unexpected} |`);
-        console.log(`${framework} ${label}: ${Math.round(r.rps)} req/s (${ratio(r)})`);
+        const cpu = r.cpu === undefined ? '' : r.cpu.toFixed(2);
+        rows.push(`| ${framework} | ${label} | ${Math.round(r.rps)} | ${ratio(r)} | ${cpu} | ${r.p50} / ${r.p99} | ${r.unexpected} |`);
+        console.log(`${framework} ${label}: ${Math.round(r.rps)} req/s (${ratio(r)})${cpu ? `, ${cpu} µs CPU per request` : ''}`);
       }
     }
   } finally {
@@ -86,10 +92,10 @@ export async function runRedirectionBench(): Promise<string> {
     '',
     `Matcher lookups per second (\`site.redirects.handle\` in process, one after the other; hit counting and logging off): a URL nothing matches ${fmt(perSecond.nothing)}, a plain redirect ${fmt(perSecond.plain)}, a regex redirect ${fmt(perSecond.regex)}.`,
     '',
-    `Requests per second of a small app (every path answers a short page) with the redirect middleware mounted at its root, against the same app without it; autocannon, ${connections} connections, ${seconds} s after a warm-up, server in a separate process. "ratio" is to the app without the middleware on the URL nothing matches (goal ≥ 0.90 for that URL with the middleware). Redirects are counted and logged as in production.`,
+    `Requests per second of a small app (every path answers a short page) with the redirect middleware mounted at its root, against the same app without it; autocannon, ${connections} connections, server in a separate process. On the URL nothing matches the two apps are driven in alternating one-second slices for ${seconds} rounds after a warm-up (load from elsewhere falls on both alike); the redirecting URLs for ${seconds} s each after a warm-up. "ratio" is to the app without the middleware on the URL nothing matches (goal ≥ 0.90 for that URL with the middleware). "CPU" is the server process's user and system time per request over the alternating slices (steadier than requests per second: the kernel's share of each request, the socket writes, is most of it). Redirects are counted and logged as in production.`,
     '',
-    '| framework | request | req/s | ratio | p50 / p99 (ms) | unexpected answers |',
-    '|---|---|---|---|---|---|',
+    '| framework | request | req/s | ratio | CPU (µs per request) | p50 / p99 (ms) | unexpected answers |',
+    '|---|---|---|---|---|---|---|',
     ...rows,
   ].join('\n');
 }

@@ -5,6 +5,8 @@ export interface LoadResult {
   latencyP50: number;
   latencyP99: number;
   errors: number;
+  /** CPU time of the server process per request (user + system), when `cpu` was given. */
+  cpuMicrosPerRequest?: number;
 }
 
 /**
@@ -29,16 +31,19 @@ export async function load(url: string, options: { seconds: number; connections:
  */
 export async function loadInTurn(
   urls: Record<string, string>,
-  options: { seconds: number; connections: number; paths?: readonly string[] },
+  options: { seconds: number; connections: number; paths?: readonly string[]; cpu?: () => number | null },
 ): Promise<Record<string, LoadResult>> {
   const requests = options.paths?.map((path) => ({ method: 'GET' as const, path }));
   const names = Object.keys(urls);
   for (const name of names) await autocannon({ url: urls[name]!, connections: options.connections, duration: 1, requests });
-  const totals = Object.fromEntries(names.map((name) => [name, { requests: 0, seconds: 0, errors: 0, p50: [] as number[], p99: [] as number[] }]));
+  const totals = Object.fromEntries(names.map((name) => [name, { requests: 0, seconds: 0, errors: 0, cpuMs: 0, p50: [] as number[], p99: [] as number[] }]));
   for (let round = 0; round < options.seconds; round++) {
     for (const name of names) {
+      const cpuBefore = options.cpu?.() ?? null;
       const result = await autocannon({ url: urls[name]!, connections: options.connections, duration: 1, requests });
+      const cpuAfter = options.cpu?.() ?? null;
       const total = totals[name]!;
+      if (cpuBefore !== null && cpuAfter !== null) total.cpuMs += cpuAfter - cpuBefore;
       total.requests += result.requests.total;
       total.seconds += result.duration;
       total.errors += result.errors + result.non2xx;
@@ -50,7 +55,8 @@ export async function loadInTurn(
   return Object.fromEntries(
     names.map((name) => {
       const total = totals[name]!;
-      return [name, { requestsPerSecond: total.requests / total.seconds, latencyP50: median(total.p50), latencyP99: median(total.p99), errors: total.errors }];
+      const cpu = options.cpu && total.cpuMs > 0 ? { cpuMicrosPerRequest: (1000 * total.cpuMs) / total.requests } : {};
+      return [name, { requestsPerSecond: total.requests / total.seconds, latencyP50: median(total.p50), latencyP99: median(total.p99), errors: total.errors, ...cpu }];
     }),
   );
 }

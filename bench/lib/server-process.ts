@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -9,6 +10,8 @@ export interface BenchServer {
   /** The request paths the server answers for the benchmark (all of them answered by its bare routes too). */
   paths: string[];
   bytes: number;
+  /** CPU time the server process has used so far, in milliseconds (user + system; null where /proc is not). */
+  cpuMs(): number | null;
   stop(): Promise<void>;
 }
 
@@ -29,10 +32,11 @@ export function startBenchServer(script: string, args: string[], options: { env?
       output += chunk.toString();
       const line = output.split('\n').find((l) => l.startsWith('{"ready"'));
       if (!line) return;
-      const info = JSON.parse(line) as Omit<BenchServer, 'stop'>;
+      const info = JSON.parse(line) as Omit<BenchServer, 'stop' | 'cpuMs'>;
       resolve({
         ...info,
         paths: info.paths ?? [info.path],
+        cpuMs: () => processCpuMs(child.pid),
         stop: async () => {
           child.kill('SIGTERM');
           await exited;
@@ -41,4 +45,15 @@ export function startBenchServer(script: string, args: string[], options: { env?
     });
     child.once('exit', (code) => reject(new Error(`benchmark server exited with ${code}:\n${output}`)));
   });
+}
+
+/** User plus system CPU time of a process in milliseconds, from /proc (Linux); null elsewhere. */
+function processCpuMs(pid: number | undefined): number | null {
+  try {
+    // Fields 14 and 15 of /proc/<pid>/stat, after the parenthesised command name, in clock ticks (100 a second).
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return null;
+  }
 }

@@ -15,9 +15,15 @@ describe('hits and logs', () => {
     expect(t.site.redirects.handleNow(request('/fast-nothing'))).toMatchObject({ action: 'continue' });
     expect(t.site.redirects.handleNow(request('/fast-old'))).toBeNull();
     expect(t.site.redirects.handleNow(request('/api/'))).toEqual({ action: 'nothing' });
+    // The first look, from the URL alone: the app answers and its 404 is watched; a redirect needs a closer look.
+    expect(t.site.redirects.passNow('/fast-nothing')).toBe('watch-404');
+    expect(t.site.redirects.passNow('/fast-old')).toBeNull();
+    expect(t.site.redirects.passNow('/FAST-OLD/')).toBeNull();
+    expect(t.site.redirects.passNow('/api/')).toBe('pass');
     // A new redirect is seen at once: the loaded redirects are dropped, so the fast path waits for them again.
     await t.redirect({ url: '/fast-nothing', action_data: { url: '/fast-new' } });
     expect(t.site.redirects.handleNow(request('/fast-nothing'))).toBeNull();
+    expect(t.site.redirects.passNow('/fast-nothing')).toBeNull();
     expect((await t.visit('/fast-nothing')).status).toBe(301);
     const missing = await t.visit('/fast-missing-page');
     expect(missing.status).toBe(404);

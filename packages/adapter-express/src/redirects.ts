@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { redirectRequestOf, sendDecision, watchResponse, type RedirectDecision, type RedirectMiddlewareOptions, type Site } from '@siterest/core';
+import { redirectRequestOf, sendDecision, watchNotFound, watchResponse, type RedirectDecision, type RedirectMiddlewareOptions, type Site } from '@siterest/core';
 
 const CHECKED = Symbol('siterest.redirects.checked');
 
@@ -14,7 +14,14 @@ export function siterestRedirects(site: Site, options: RedirectMiddlewareOptions
     const marked = req as Request & { [CHECKED]?: boolean };
     if (marked[CHECKED]) return next();
     marked[CHECKED] = true;
-    const request = redirectRequestOf(req, req.originalUrl || req.url, req.secure, req);
+    const url = req.originalUrl || req.url;
+    // The app's own pages, most requests, are told apart from the URL alone.
+    const pass = site.redirects.passNow(url);
+    if (pass !== null) {
+      if (pass === 'watch-404') watchNotFound(site, res, () => redirectRequestOf(req, url, req.secure, req));
+      return next();
+    }
+    const request = redirectRequestOf(req, url, req.secure, req);
     const apply = (decision: RedirectDecision) => {
       if (sendDecision(res, decision, options, req.method)) return;
       if (decision.action === 'rewrite') {
@@ -24,7 +31,7 @@ export function siterestRedirects(site: Site, options: RedirectMiddlewareOptions
       watchResponse(site, res, request, decision);
       next();
     };
-    // Most requests are the app's own pages, decided at once from what is loaded: no promise for them.
+    // Redirects decided at once from what is loaded (a canonical host, say) need no promise either.
     const now = site.redirects.handleNow(request);
     if (now) return apply(now);
     site.redirects.handle(request).then(apply, (error: unknown) => next(error));

@@ -1,11 +1,12 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { redirectRequestOf, sendDecision, watchResponse, type RedirectMiddlewareOptions, type Site } from '@siterest/core';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { redirectRequestOf, sendDecision, watchNotFound, watchResponse, type RedirectDecision, type RedirectMiddlewareOptions, type Site } from '@siterest/core';
 
 export interface SiterestRedirectsOptions extends RedirectMiddlewareOptions {
   site: Site;
 }
 
-const CHECKED = Symbol('siterest.redirects.checked');
+/** Set on a request served from another local URL: routed again, it is not checked a second time. */
+const REROUTED = Symbol('siterest.redirects.rerouted');
 
 /**
  * A Fastify plugin doing the Redirection plugin's real job: an `onRequest` hook on the whole app, before its
@@ -13,25 +14,36 @@ const CHECKED = Symbol('siterest.redirects.checked');
  * request again under that URL.
  */
 export const siterestRedirectsFastify: FastifyPluginAsync<SiterestRedirectsOptions> = async (fastify: FastifyInstance, { site, ...options }) => {
-  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const raw = request.raw as FastifyRequest['raw'] & { [CHECKED]?: boolean };
-    if (raw[CHECKED]) return;
-    raw[CHECKED] = true;
-    const neutral = redirectRequestOf(raw, raw.url ?? '/', request.protocol === 'https', request);
-    // Most requests are the app's own pages, decided at once from what is loaded: no promise chain for them.
-    const decision = site.redirects.handleNow(neutral) ?? (await site.redirects.handle(neutral));
-    if (decision.action === 'redirect' || decision.action === 'error') {
-      reply.hijack();
-      sendDecision(reply.raw, decision, options, request.method);
-      return;
+  // A callback hook, not an async one: requests decided at once pay for no promise.
+  fastify.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const raw = request.raw as FastifyRequest['raw'] & { [REROUTED]?: true };
+    if (raw[REROUTED]) return done();
+    const url = raw.url ?? '/';
+    // The app's own pages, most requests, are told apart from the URL alone.
+    const pass = site.redirects.passNow(url);
+    if (pass !== null) {
+      if (pass === 'watch-404') watchNotFound(site, reply.raw, () => redirectRequestOf(raw, url, request.protocol === 'https', request));
+      return done();
     }
-    if (decision.action === 'rewrite') {
-      reply.hijack();
-      raw.url = decision.url;
-      fastify.routing(raw, reply.raw);
-      return;
-    }
-    watchResponse(site, reply.raw, neutral, decision);
+    const neutral = redirectRequestOf(raw, url, request.protocol === 'https', request);
+    const apply = (decision: RedirectDecision) => {
+      if (decision.action === 'redirect' || decision.action === 'error') {
+        reply.hijack();
+        sendDecision(reply.raw, decision, options, request.method);
+      } else if (decision.action === 'rewrite') {
+        reply.hijack();
+        raw[REROUTED] = true;
+        raw.url = decision.url;
+        fastify.routing(raw, reply.raw);
+      } else {
+        watchResponse(site, reply.raw, neutral, decision);
+      }
+      // After a hijack Fastify goes no further.
+      done();
+    };
+    const now = site.redirects.handleNow(neutral);
+    if (now) return apply(now);
+    site.redirects.handle(neutral).then(apply, done);
   });
 };
 

@@ -140,5 +140,5 @@ export {
   type RedirectHooks,
   type RedirectRequest,
 } from './namespaces/redirection/runtime/engine.js';
-export { redirectRequestOf, sendDecision, watchResponse, defaultErrorPage, type RedirectMiddlewareOptions } from './namespaces/redirection/runtime/node.js';
+export { redirectRequestOf, sendDecision, watchResponse, watchNotFound, defaultErrorPage, type RedirectMiddlewareOptions } from './namespaces/redirection/runtime/node.js';
 export * as calendar from './namespaces/calendar/public.js';

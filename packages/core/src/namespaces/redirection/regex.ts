@@ -187,5 +187,6 @@ function skipClass(pattern: string, start: number): number {
 
 /** Lower-cases a URL for the pre-filter the way RE2's case folding sees it (ſ and K fold to s and k). */
 export function foldForFilter(text: string): string {
-  return text.toLowerCase().replace(/ſ/g, 's');
+  const lower = text.toLowerCase();
+  return lower.includes('ſ') ? lower.replace(/ſ/g, 's') : lower;
 }

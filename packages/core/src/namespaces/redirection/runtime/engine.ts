@@ -90,10 +90,14 @@ export class RedirectEngine {
   private matcherCache: Promise<RedirectMatcher> | null = null;
   /** The resolved caches, for requests that need not wait for anything. */
   private settingsNow: RedirectionSettings | null = null;
+  /** settingsNow has no canonical-host rule and no site-wide header: a request's host and scheme change nothing. */
+  private plainSettingsNow = false;
   private matcherNow: RedirectMatcher | null = null;
   private installed: Promise<void> | null = null;
   private unsubscribe: (() => void) | null = null;
   private lastExpiry = 0;
+  /** The REST API's path with a trailing slash (the site's base path does not change). */
+  private protectedBase: string | null = null;
 
   constructor(private readonly site: EngineSite) {
     this.recorder = new VisitRecorder(() => this.site.store.redirection, site.logger);
@@ -133,13 +137,17 @@ export class RedirectEngine {
       throw error;
     }));
     const settings = await loading;
-    if (this.settingsCache === loading) this.settingsNow = settings;
+    if (this.settingsCache === loading) {
+      this.settingsNow = settings;
+      this.plainSettingsNow = !settings.relocate && !settings.https && !settings.preferred_domain && !settings.aliases.length && !settings.headers.some((h) => h.location === 'site');
+    }
     return settings;
   }
 
   private forgetSettings(): void {
     this.settingsCache = null;
     this.settingsNow = null;
+    this.plainSettingsNow = false;
   }
 
   private forgetMatcher(): void {
@@ -205,7 +213,11 @@ export class RedirectEngine {
 
   /** Called once the app has answered: logs a 404 when nothing else handled the request. */
   afterResponse(request: RedirectRequest, decision: RedirectDecision, status: number): void {
-    if (status !== 404 || decision.action !== 'continue') return;
+    if (status === 404 && decision.action === 'continue') this.notFound(request);
+  }
+
+  /** Logs a 404 the app answered to a request no redirect handled (when 404 logging is on). */
+  notFound(request: RedirectRequest): void {
     void this.settings()
       .then((settings) => {
         if (settings.expire_404 < 0) return;
@@ -232,6 +244,24 @@ export class RedirectEngine {
    * the request needs `handle()`. The middleware asks this first, so that the app's own pages — most requests —
    * pay for no promise; `handle()` decides the same for them.
    */
+  /**
+   * The middleware's first and cheapest look, from the URL alone, for the app's own pages on a site without a
+   * canonical-host rule or site-wide headers: 'pass' when the app answers and nothing is to be watched (the REST
+   * API, or 404 logging off), 'watch-404' when the app answers and a 404 of its is to be logged (`notFound`), null
+   * when the request needs `handleNow` or `handle` (nothing loaded yet, such settings, or a redirect that may
+   * match). No object is made for the request: the adapters build it only for a 404.
+   */
+  passNow(url: string): 'pass' | 'watch-404' | null {
+    const settings = this.settingsNow;
+    const matcher = this.matcherNow;
+    if (!settings || !matcher || !this.plainSettingsNow) return null;
+    if (matcher.plainMiss(url)) return this.isProtected(url) || settings.expire_404 < 0 ? 'pass' : 'watch-404';
+    const decoded = rawUrlDecode(this.requestUrl(url));
+    if (!decoded || this.isProtected(decoded)) return 'pass';
+    if (matcher.size !== 0 && matcher.candidates(decoded).length) return null;
+    return settings.expire_404 < 0 ? 'pass' : 'watch-404';
+  }
+
   handleNow(request: RedirectRequest): RedirectDecision | null {
     const settings = this.settingsNow;
     if (!settings || settings.headers.some((h) => h.location === 'site')) return null;
@@ -251,10 +281,10 @@ export class RedirectEngine {
     request: RedirectRequest,
     settings: RedirectionSettings,
     matcher: RedirectMatcher | null,
-  ): RedirectDecision | { decoded: string; original: string; candidates: CompiledRedirect[] } | typeof NEEDS_MATCHER {
-    const canonical = this.canonical(request, settings);
-    if (canonical) return canonical;
+  ): RedirectDecision | { decoded: string; original: string; candidates: readonly CompiledRedirect[] } | typeof NEEDS_MATCHER {
     const url = this.requestUrl(request.url);
+    const canonical = this.canonical(request, url, settings);
+    if (canonical) return canonical;
     const decoded = rawUrlDecode(url);
     // The REST API is never redirected, and its 404s are not the site's (they are not logged either).
     if (!decoded || this.isProtected(decoded)) return NOT_LOGGED;
@@ -393,8 +423,9 @@ export class RedirectEngine {
   }
 
   /** Redirection's canonical checks: relocate the whole site, force HTTPS, preferred www, alias hosts. */
-  private canonical(request: RedirectRequest, settings: RedirectionSettings): RedirectDecision | null {
-    const url = this.requestUrl(request.url);
+  private canonical(request: RedirectRequest, url: string, settings: RedirectionSettings): RedirectDecision | null {
+    // The common case, a site with no canonical-host setting, needs no look at the host.
+    if (!settings.relocate && !settings.https && !settings.preferred_domain && !settings.aliases.length) return null;
     if (settings.relocate) {
       if (/^\/(wp-admin|wp-login\.php)/.test(url) || this.isProtected(url)) return null;
       return this.redirectTo(301, `${settings.relocate}${url}`, settings);
@@ -415,13 +446,14 @@ export class RedirectEngine {
 
   /** REQUEST_URI as Redirection reads it: cut at a line break, control characters removed, bounded. */
   private requestUrl(raw: string): string {
-    return cleanUrlText(raw.replace(/\\\//g, '/')).slice(0, 8 * LIMITS.url);
+    const url = cleanUrlText(raw.includes('\\') ? raw.replace(/\\\//g, '/') : raw);
+    return url.length > 8 * LIMITS.url ? url.slice(0, 8 * LIMITS.url) : url;
   }
 
   /** The REST API is never redirected. */
   private isProtected(decodedUrl: string): boolean {
-    const base = `${this.site.basePath.replace(/\/+$/, '')}/`;
-    return decodedUrl === base.slice(0, -1) || decodedUrl.startsWith(base) || /^\/\?rest_route=/.test(decodedUrl);
+    const base = (this.protectedBase ??= `${this.site.basePath.replace(/\/+$/, '')}/`);
+    return decodedUrl.startsWith(base) || (decodedUrl.length === base.length - 1 && base.startsWith(decodedUrl)) || decodedUrl.startsWith('/?rest_route=');
   }
 
   private matchContext(request: RedirectRequest, settings: RedirectionSettings, principal: () => Promise<Principal | null>) {

@@ -47,6 +47,16 @@ export function sendDecision(res: ServerResponse, decision: RedirectDecision, op
 }
 
 /**
+ * For a request `passNow` left to the app: once the response is finished, a 404 is logged. The neutral request is
+ * made only then, so that the app's other pages cost one listener.
+ */
+export function watchNotFound(site: Site, res: ServerResponse, request: () => RedirectRequest): void {
+  res.on('finish', () => {
+    if (res.statusCode === 404) site.redirects.notFound(request());
+  });
+}
+
+/**
  * Watches the app's answer to a request nothing redirected: when it is a 404 and a `page` redirect applies, the
  * redirect is sent instead of the app's page; otherwise a 404 is logged once the response is finished.
  */
@@ -91,7 +101,7 @@ export function watchResponse(site: Site, res: ServerResponse, request: Redirect
       return (end as (...a: unknown[]) => ServerResponse).apply(this, args);
     } as ServerResponse['end'];
   }
-  res.once('finish', () => {
+  res.on('finish', () => {
     if (!replaced) site.redirects.afterResponse(request, decision, res.statusCode);
   });
 }
