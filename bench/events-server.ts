@@ -1,8 +1,8 @@
 /**
- * Benchmark server (a child process of run.ts): one site on the chosen store with N events, served six
+ * Benchmark server (a child process of run.ts): one site on the chosen store with N events, served eight
  * ways — siterest on Express and on Fastify, each with and without its list-answer cache, and each
- * framework's bare route answering the same bytes (per request path) from a constant. Prints the ports and the
- * request paths as one JSON line. `only=<name>` serves just one of the six (CPU profiles).
+ * framework's bare route answering the same bytes (per request path) from a constant, kept as bytes and as text.
+ * Prints the ports and the request paths as one JSON line. `only=<name>` serves just one of them (CPU profiles).
  */
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -49,13 +49,16 @@ const site = createSite({ store, settings, clock: manualClock(NOW), logger: sile
 // The same site without the list-answer cache: every request does the whole work.
 const uncached = createSite({ store, cache: false, settings, clock: manualClock(NOW), logger: silentLogger });
 
-/** The bytes and headers each path answers, for the bare routes. */
-const answers = new Map<string, { status: number; headers: Record<string, string>; body: string }>();
+/**
+ * The bytes and headers each path answers, for the bare routes: encoded once, so that the bare routes do the
+ * least a server can (siterest's cached answers are written from kept bytes too).
+ */
+const answers = new Map<string, { status: number; headers: Record<string, string>; body: Buffer; text: string }>();
 for (const path of PATHS) {
   const q = path.indexOf('?');
   const sample = await site.handle({ method: 'GET', path: q === -1 ? path : path.slice(0, q), query: q === -1 ? '' : path.slice(q + 1), headers: {}, basePath: BASE });
   if (sample.status !== 200) throw new Error(`${path} answered ${sample.status}: ${sample.body.slice(0, 200)}`);
-  answers.set(BASE + path, { status: sample.status, headers: Object.fromEntries(sample.headers), body: sample.body });
+  answers.set(BASE + path, { status: sample.status, headers: Object.fromEntries(sample.headers), body: Buffer.from(sample.body), text: sample.body });
 }
 
 // Warmed up before measuring: each path answered a few times by both sites, so the first measured seconds do not
@@ -73,32 +76,40 @@ const expressSite = express();
 expressSite.use(BASE, siterestExpress(site));
 const expressUncached = express();
 expressUncached.use(BASE, siterestExpress(uncached));
-const expressBare = express();
-expressBare.use((req, res) => {
-  const answer = answers.get(req.originalUrl);
-  if (!answer) return void res.status(404).end();
-  res.status(answer.status).set(answer.headers);
-  res.end(answer.body);
-});
+// The bare routes twice: sending the kept bytes, and sending the text as a handler usually does (Node then
+// measures and encodes it on every request).
+const expressBare = (as: 'body' | 'text') => {
+  const app = express();
+  app.use((req, res) => {
+    const answer = answers.get(req.originalUrl);
+    if (!answer) return void res.status(404).end();
+    res.status(answer.status).set(answer.headers);
+    res.end(answer[as]);
+  });
+  return app;
+};
 const fastifySite = Fastify();
 await fastifySite.register(siterestFastify, { site, prefix: BASE });
 const fastifyUncached = Fastify();
 await fastifyUncached.register(siterestFastify, { site: uncached, prefix: BASE });
-const fastifyBare = Fastify();
-fastifyBare.get('/*', (request, reply) => {
-  const answer = answers.get(request.url);
-  if (!answer) return reply.code(404).send();
-  return reply.code(answer.status).headers(answer.headers).send(answer.body);
-});
+const fastifyBare = (as: 'body' | 'text') => {
+  const app = Fastify();
+  app.get('/*', (request, reply) => {
+    const answer = answers.get(request.url);
+    if (!answer) return reply.code(404).send();
+    return reply.code(answer.status).headers(answer.headers).send(answer[as]);
+  });
+  return app;
+};
 
 const ports: Record<string, number> = {};
-for (const [name, app] of [['express-siterest', expressSite], ['express-uncached', expressUncached], ['express-bare', expressBare]] as const) {
+for (const [name, app] of [['express-siterest', expressSite], ['express-uncached', expressUncached], ['express-bare', expressBare('body')], ['express-bare-text', expressBare('text')]] as const) {
   if (only && only !== name) continue;
   const server = app.listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   ports[name] = (server.address() as AddressInfo).port;
 }
-for (const [name, app] of [['fastify-siterest', fastifySite], ['fastify-uncached', fastifyUncached], ['fastify-bare', fastifyBare]] as const) {
+for (const [name, app] of [['fastify-siterest', fastifySite], ['fastify-uncached', fastifyUncached], ['fastify-bare', fastifyBare('body')], ['fastify-bare-text', fastifyBare('text')]] as const) {
   if (only && only !== name) continue;
   await app.listen({ port: 0, host: '127.0.0.1' });
   ports[name] = (app.server.address() as AddressInfo).port;
@@ -114,5 +125,5 @@ if (profileFile) {
   process.once('SIGTERM', () => process.exit(0));
 }
 const paths = PATHS.map((path) => BASE + path);
-const bytes = Math.round([...answers.values()].reduce((sum, a) => sum + Buffer.byteLength(a.body), 0) / answers.size);
+const bytes = Math.round([...answers.values()].reduce((sum, a) => sum + a.body.length, 0) / answers.size);
 console.log(JSON.stringify({ ready: true, ports, path: paths[0], paths, bytes }));

@@ -36,8 +36,8 @@ async function measure(kind: string): Promise<Record<string, LoadResult>> {
   try {
     const results: Record<string, LoadResult> = {};
     for (const framework of ['express', 'fastify']) {
-      const names = ['bare', 'siterest', 'uncached'].map((variant) => `${framework}-${variant}`);
-      const measured = await loadInTurn(Object.fromEntries(names.map((name) => [name, `http://127.0.0.1:${server.ports[name]}`])), { seconds, connections, paths: server.paths });
+      const names = ['bare', 'bare-text', 'siterest', 'uncached'].map((variant) => `${framework}-${variant}`);
+      const measured = await loadInTurn(Object.fromEntries(names.map((name) => [name, `http://127.0.0.1:${server.ports[name]}`])), { seconds, connections, paths: server.paths, cpu: server.cpuMs });
       for (const name of names) {
         const r = (results[name] = measured[name]!);
         console.log(`${kind} ${name}: ${Math.round(r.requestsPerSecond)} req/s, p50 ${r.latencyP50} ms, p99 ${r.latencyP99} ms, errors ${r.errors}`);
@@ -55,10 +55,12 @@ async function measure(kind: string): Promise<Record<string, LoadResult>> {
 
 function row(framework: string, results: Record<string, LoadResult>): string {
   const bare = results[`${framework}-bare`]!;
+  const text = results[`${framework}-bare-text`]!;
   const site = results[`${framework}-siterest`]!;
   const uncached = results[`${framework}-uncached`]!;
-  const ratio = (r: LoadResult) => (r.requestsPerSecond / bare.requestsPerSecond).toFixed(2);
-  return `| ${framework} | ${Math.round(bare.requestsPerSecond)} | ${Math.round(site.requestsPerSecond)} | ${ratio(site)} | ${Math.round(uncached.requestsPerSecond)} | ${ratio(uncached)} | ${site.latencyP50} / ${site.latencyP99} | ${site.errors + uncached.errors} |`;
+  const ratio = (r: LoadResult, to: LoadResult) => (r.requestsPerSecond / to.requestsPerSecond).toFixed(2);
+  const cpu = (r: LoadResult) => (r.cpuMicrosPerRequest === undefined ? '–' : r.cpuMicrosPerRequest.toFixed(0));
+  return `| ${framework} | ${Math.round(bare.requestsPerSecond)} / ${Math.round(text.requestsPerSecond)} | ${Math.round(site.requestsPerSecond)} | ${ratio(site, bare)} / ${ratio(site, text)} | ${Math.round(uncached.requestsPerSecond)} | ${ratio(uncached, bare)} / ${ratio(uncached, text)} | ${cpu(bare)} / ${cpu(text)} / ${cpu(site)} / ${cpu(uncached)} | ${site.latencyP50} / ${site.latencyP99} | ${site.errors + uncached.errors} |`;
 }
 
 /** Top self-time functions of the server while it answers the uncached lists (Fastify). */
@@ -97,13 +99,13 @@ loadAverage('after the profile:');
 const lines = [
   `## Events list, memory store${tag}`,
   '',
-  `${paths.length} list requests asked in turn by every connection (pages 1–7, page sizes, a category, a tag, featured, a search, a month, venues, organizers; ${bytes} bytes on average) on ${events.toLocaleString('en')} events in named time zones; autocannon, ${connections} connections; the bare route, siterest and siterest uncached of one framework measured in turn, one-second slices for ${seconds} rounds after a warm-up (the machine is shared: its load falls on all three alike); server in a separate process, warmed up in-process first. The bare route answers each path with the very bytes and headers siterest gives for it.`,
+  `${paths.length} list requests asked in turn by every connection (pages 1–7, page sizes, a category, a tag, featured, a search, a month, venues, organizers; ${bytes} bytes on average) on ${events.toLocaleString('en')} events in named time zones; autocannon, ${connections} connections; the bare route (twice, see below), siterest and siterest uncached of one framework measured in turn, one-second slices for ${seconds} rounds after a warm-up (the machine is shared: its load falls on all three alike); server in a separate process, warmed up in-process first. The bare route answers each path with the very bytes and headers siterest gives for it, in two ways: "bytes", encoded once beforehand (the least a server can do; siterest's cached answers are written from kept bytes too), and "text", the string as a handler usually sends it (Node measures and encodes it on every request; the only bare route of runs before 2026-11-24). Ratios are given to both, bytes / text. "server CPU" is the server process's user and system time per request over the same slices (bare bytes / bare text / siterest / uncached): steadier than requests per second on a shared machine.`,
   `Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. Command: \`${command}\`.`,
   `Load average (1 / 5 / 15 min; the machine is shared, figures are noisy): ${loads.join('; ')}.`,
   '"siterest" is the default configuration, where a repeated list is answered from the list-answer cache while the store is unchanged (as The Events Calendar caches its archives); "uncached" does the whole work on every request.',
   '',
-  '| framework | bare route, same bytes (req/s) | siterest (req/s) | ratio | uncached (req/s) | ratio | siterest p50 / p99 (ms) | errors |',
-  '|---|---|---|---|---|---|---|---|',
+  '| framework | bare route, bytes / text (req/s) | siterest (req/s) | ratio to bytes / text | uncached (req/s) | ratio to bytes / text | server CPU, µs per request | siterest p50 / p99 (ms) | errors |',
+  '|---|---|---|---|---|---|---|---|---|',
   row('express', memory),
   row('fastify', memory),
   '',

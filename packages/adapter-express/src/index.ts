@@ -66,8 +66,9 @@ function send(res: Response, response: SiteResponse): void {
   res.status(response.status);
   for (const [name, value] of Object.entries(groupHeaders(response))) res.setHeader(name, value);
   // HEAD answers carry GET's Content-Length from the pipeline; Node sends no body for them.
-  if (!res.hasHeader('Content-Length')) res.setHeader('Content-Length', Buffer.byteLength(response.body));
-  res.end(response.body);
+  const body = response.bodyBytes ?? response.body;
+  if (!res.hasHeader('Content-Length')) res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+  res.end(body);
 }
 export { siterestRedirects } from './redirects.js';
 /** Answers requests Node's parser refuses (headers over 16 KB, …) with WordPress's envelope: `answerClientErrors(app.listen(…))`. */

@@ -68,7 +68,8 @@ function send(reply: FastifyReply, response: SiteResponse): FastifyReply {
     if (name === 'Content-Length') reply.header(name, value);
     else reply.raw.setHeader(name, value);
   }
-  return reply.code(response.status).send(response.body);
+  // Shared bytes are sent as they are (the Content-Type set above keeps Fastify from changing them).
+  return reply.code(response.status).send(response.bodyBytes ?? response.body);
 }
 
 type FrameworkErrors = NonNullable<FastifyServerOptions['frameworkErrors']>;

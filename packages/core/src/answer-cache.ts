@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { Principal } from './auth/principal.js';
 import { ApiResponse } from './http/api-response.js';
 import { encodeJson } from './http/json.js';
@@ -6,22 +5,34 @@ import type { ChangeScope } from './store/change-scopes.js';
 import type { SiteStore } from './store/repositories.js';
 import { VersionedLru } from './util/versioned-lru.js';
 
-/** Data of cached answers: shared between requests and never changed, so their JSON is worked out once. */
-const encodings = new WeakMap<object, string>();
+/**
+ * Data of cached answers: shared between requests and never changed, so their JSON is worked out once, and its
+ * UTF-8 bytes too, the first time they are sent (a cached answer is then written as it is, without measuring and
+ * encoding tens of kilobytes of text again for every request).
+ */
+const encodings = new WeakMap<object, { text: string; bytes: Buffer | null }>();
 
 /**
  * Records `json` as the encoding of `data` (an answer put together from JSON fragments, see fragment-cache.ts),
  * so it is sent as is. `data` must not be changed afterwards.
  */
 export function shareEncoding(data: object, json: string): void {
-  encodings.set(data, json);
+  encodings.set(data, { text: json, bytes: null });
 }
 
 /** The JSON of an answer's data; for data an answer cache holds, encoded once and reused. */
 export function encodeShared(data: unknown): string {
   if (data === null || typeof data !== 'object') return encodeJson(data);
   const known = encodings.get(data);
-  return known ?? encodeJson(data);
+  return known ? known.text : encodeJson(data);
+}
+
+/** The UTF-8 bytes of `encodeShared(data)` when that JSON is shared (made once); null otherwise. */
+export function sharedBytes(data: unknown): Buffer | null {
+  if (data === null || typeof data !== 'object') return null;
+  const known = encodings.get(data);
+  if (!known) return null;
+  return (known.bytes ??= Buffer.from(known.text));
 }
 
 export interface AnswerCacheOptions {
@@ -43,10 +54,10 @@ export interface AnswerCacheOptions {
 const MAX_KEY_CHARS = 4096;
 
 /**
- * What an answer costs in memory per character of its JSON: the text, and the objects it was encoded from
- * (kept for `_fields` and `_embed`), measured at about twice the text on event lists.
+ * What an answer costs in memory per character of its JSON: the text, its UTF-8 bytes once sent, and the objects
+ * it was encoded from (kept for `_fields` and `_embed`), measured at about twice the text on event lists.
  */
-const BYTES_PER_JSON_CHAR = 3;
+const BYTES_PER_JSON_CHAR = 4;
 
 /**
  * Recent answers, each kept with the change version of the data it depends on (store.changeVersion of its
@@ -54,7 +65,7 @@ const BYTES_PER_JSON_CHAR = 3;
  * is never staler than the last committed write of any instance through siterest. The Events Calendar caches its
  * archive answers per user the same way, cleared on every save.
  *
- * Keys are hashes of everything an answer depends on besides the data, the caller's rights included (see
+ * Keys are the JSON of everything an answer depends on besides the data, the caller's rights included (see
  * `callerKey`). Concurrent misses of one key at one version compute the answer once. Memory is bounded in entries
  * and in bytes; one answer larger than an eighth of the bytes is not kept.
  */
@@ -82,7 +93,7 @@ export class AnswerCache {
 
   async remember<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: (version?: number) => Promise<T>): Promise<T> {
     if (!this.store.changeVersion) return compute();
-    const key = hashKey(scopes, keyParts);
+    const key = keyText(scopes, keyParts);
     if (key === null) return compute();
     let version: number;
     try {
@@ -115,19 +126,26 @@ export class AnswerCache {
   private keep(key: string, version: number, value: unknown): void {
     let bytes = 0;
     if (value instanceof ApiResponse && value.data !== null && typeof value.data === 'object') {
-      const text = encodeJson(value.data);
-      encodings.set(value.data, text);
+      // The same data may be kept under two keys (see RequestAnswer in http/pipeline.ts): encoded once.
+      let text = encodings.get(value.data)?.text;
+      if (text === undefined) {
+        text = encodeJson(value.data);
+        encodings.set(value.data, { text, bytes: null });
+      }
       bytes = text.length * BYTES_PER_JSON_CHAR;
     }
     this.kept.set(key, version, value, bytes);
   }
 }
 
-/** A fixed-length key for the key material, or null when the material is too long to be worth caching. */
-function hashKey(scopes: readonly ChangeScope[], parts: readonly unknown[]): string | null {
+/**
+ * The key for the key material: its JSON text, or null when it is too long to be worth caching. At most 4 KB, so
+ * it is kept as it is (a map key costs its length, which the bytes bound counts): hashing it cost more per request
+ * than the rest of a cached answer's lookup.
+ */
+function keyText(scopes: readonly ChangeScope[], parts: readonly unknown[]): string | null {
   const text = JSON.stringify([scopes, parts]);
-  if (text.length > MAX_KEY_CHARS) return null;
-  return createHash('sha256').update(text).digest('base64url');
+  return text.length > MAX_KEY_CHARS ? null : text;
 }
 
 /**

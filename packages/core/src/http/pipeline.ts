@@ -1,10 +1,11 @@
 import { validateHeaderName, validateHeaderValue } from 'node:http';
-import { encodeShared } from '../answer-cache.js';
+import { callerKey, encodeShared, sharedBytes } from '../answer-cache.js';
 import { parseWithZod } from '../args/zod-args.js';
+import type { ArgSpec } from '../args/spec.js';
 import { sanitizeValue, validateValue } from '../args/schema-rules.js';
 import { identifyCaller, type AuthContext, type Caller } from '../auth/authenticate.js';
 import type { Principal } from '../auth/principal.js';
-import type { CompiledRoute } from '../registry/registry.js';
+import type { CompiledRoute, RouteMatch } from '../registry/registry.js';
 import { isStoreError } from '../store/store-error.js';
 import { ApiError } from './api-error.js';
 import { ApiRequest } from './api-request.js';
@@ -104,6 +105,33 @@ function readBodyParams(input: SiteRequest, method: string): BodyParams {
 
 interface DispatchState {
   route: CompiledRoute | null;
+  /** The methods the route allows this caller (the Allow header), when a kept answer brought them along. */
+  allow?: string[];
+}
+
+/**
+ * An answer kept under the request as its client sent it (see `answerScopes` on endpoints), with the methods
+ * its route allowed that caller: a repeated request is then answered before defaults, validation, permission and
+ * handler run again.
+ */
+class RequestAnswer extends ApiResponse {
+  constructor(
+    response: ApiResponse,
+    readonly allow: string[],
+  ) {
+    super(response.data, response.status, response.headers);
+  }
+}
+
+/**
+ * The key of a request's answer on an endpoint with `answerScopes`: the route, what the client sent (query
+ * string and path variables; such requests carry no body), who asks with which rights, the API root, and the
+ * clock to the second (defaults such as TEC's window of dates follow the clock; nothing finer shows in answers).
+ * Null when the request is not one whose answer is kept.
+ */
+function requestAnswerKey(ctx: PipelineContext, request: ApiRequest, match: RouteMatch, body: BodyParams): unknown[] | null {
+  if (request.method !== 'GET' || body.json !== null || body.jsonError || body.files.length || Object.keys(body.form).length) return null;
+  return ['request', match.route.pattern, request.queryParams(), match.params, callerKey(request.principal), request.apiRoot, Math.floor(ctx.now() / 1000)];
 }
 
 /**
@@ -112,9 +140,8 @@ interface DispatchState {
  */
 export async function validateArgs(request: ApiRequest): Promise<void> {
   const endpoint = request.endpoint!;
-  const missing = Object.entries(endpoint.args)
-    .filter(([name, spec]) => spec.required === true && !request.has(name))
-    .map(([name]) => name);
+  const args = argList(endpoint.args);
+  const missing = args.filter(([name, spec]) => spec.required === true && !request.has(name)).map(([name]) => name);
   if (missing.length) throw coreErrors.missingParams(missing);
 
   const invalid: Record<string, string> = {};
@@ -127,22 +154,25 @@ export async function validateArgs(request: ApiRequest): Promise<void> {
       details[name] = error.toWire();
     }
   };
-  for (const [name, spec] of Object.entries(endpoint.args)) {
+  for (const [name, spec] of args) {
     if (!spec.validate || !request.has(name)) continue;
-    const verdict = await spec.validate(request.get(name), { param: name, request });
+    // Most callbacks answer at once: only a promise is awaited (each await is a turn of the microtask queue).
+    let verdict = spec.validate(request.get(name), { param: name, request });
+    if (verdict instanceof Promise) verdict = await verdict;
     if (verdict === false || verdict instanceof ApiError) fail(name, verdict);
   }
   if (Object.keys(invalid).length) throw coreErrors.invalidParams(invalid, details);
 
-  for (const [name, spec] of Object.entries(endpoint.args)) {
-    if (!request.has(name) || spec.sanitize === false) continue;
+  for (const [name, spec] of args) {
+    if (spec.sanitize === false || !request.has(name)) continue;
     const value = request.get(name);
     if (spec.schema) {
       const parsed = parseWithZod(spec.schema, value, name);
       if (parsed instanceof ApiError) fail(name, parsed);
       else request.set(name, parsed.value);
     } else if (spec.sanitize) {
-      const sanitized = await spec.sanitize(value, { param: name, request });
+      let sanitized = spec.sanitize(value, { param: name, request });
+      if (sanitized instanceof Promise) sanitized = await sanitized;
       if (sanitized instanceof ApiError) fail(name, sanitized);
       else request.set(name, sanitized);
     } else if (spec.type !== undefined) {
@@ -157,6 +187,14 @@ export async function validateArgs(request: ApiRequest): Promise<void> {
     }
   }
   if (Object.keys(invalid).length) throw coreErrors.invalidParams(invalid, details);
+}
+
+/** An endpoint's args as a list, made once per endpoint (its args never change once registered). */
+const argLists = new WeakMap<Record<string, ArgSpec>, Array<[string, ArgSpec]>>();
+function argList(args: Record<string, ArgSpec>): Array<[string, ArgSpec]> {
+  let list = argLists.get(args);
+  if (!list) argLists.set(args, (list = Object.entries(args)));
+  return list;
 }
 
 async function dispatch(
@@ -179,6 +217,19 @@ async function dispatch(
   request.route = match.route;
   request.endpoint = match.endpoint;
   request.setUrlParams(match.params);
+  const scopes = match.endpoint.definition.answerScopes;
+  const key = scopes ? requestAnswerKey(ctx, request, match, body) : null;
+  if (!scopes || !key) return runEndpoint(ctx, request, match, body);
+  const kept = await ctx.cached(key, scopes, async () => {
+    const response = await runEndpoint(ctx, request, match, body);
+    return new RequestAnswer(response, await allowedMethods(match.route, request));
+  });
+  state.allow = kept.allow;
+  return kept;
+}
+
+/** Defaults, argument phases, permission and handler of the matched endpoint. */
+async function runEndpoint(ctx: PipelineContext, request: ApiRequest, match: RouteMatch, body: BodyParams): Promise<ApiResponse> {
   const defaults = { ...match.endpoint.defaults };
   for (const [name, resolve] of match.endpoint.dynamicDefaults) defaults[name] = resolve(ctx);
   request.setDefaults(defaults);
@@ -333,7 +384,7 @@ async function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?
 
   let headers = [...response.headers];
   if (state.route && request) {
-    const allow = await allowedMethods(state.route, request);
+    const allow = state.allow ?? (await allowedMethods(state.route, request));
     if (allow.length) headers.push(['Allow', allow.join(', ')]);
   }
   let data = response.data;
@@ -363,14 +414,18 @@ async function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?
   );
 
   let text = '';
+  let bytes: Buffer | null = null;
   if (rendered) {
     text = rendered.body;
   } else if (status !== 204 && data !== null && data !== undefined) {
     text = query._pretty !== undefined ? encodeJson(data, true) : encodeShared(data);
     if (jsonp !== undefined) text = `/**/${jsonp}(${text})`;
+    else if (query._pretty === undefined) bytes = sharedBytes(data);
   }
   // HEAD is answered as GET without the body; its Content-Length is the one GET would send.
-  if (rawMethod === 'HEAD') return { status, headers: [...out, ['Content-Length', String(Buffer.byteLength(text))]], body: '' };
-  return { status, headers: out, body: text };
+  if (rawMethod === 'HEAD') return { status, headers: [...out, ['Content-Length', String(bytes ? bytes.length : Buffer.byteLength(text))]], body: '' };
+  const answer: SiteResponse = { status, headers: out, body: text };
+  if (bytes) answer.bodyBytes = bytes;
+  return answer;
 }
 

@@ -51,6 +51,11 @@ export interface SiteResponse {
   headers: Array<[string, string]>;
   /** Empty for HEAD, 204 and null results. */
   body: string;
+  /**
+   * The body's UTF-8 bytes, when siterest keeps them (answers from its answer cache): the adapters send these,
+   * which spares encoding the text again. Never to be changed: they are shared between requests.
+   */
+  bodyBytes?: Uint8Array;
 }
 
 export function headerValue(headers: SiteRequest['headers'], name: string): string | undefined {

@@ -1,6 +1,7 @@
 import type { ArgSpec } from '../args/spec.js';
 import type { ApiError } from '../http/api-error.js';
 import type { ApiRequest } from '../http/api-request.js';
+import type { ChangeScope } from '../store/change-scopes.js';
 
 /** WordPress's method groups (WP_REST_Server::READABLE and friends). */
 export const READABLE = 'GET';
@@ -46,6 +47,14 @@ export interface EndpointDefinition {
    * `rest_pre_serve_request` hook, as oEmbed uses it for `format=xml`. Headers stay the REST server's.
    */
   render?: (request: ApiRequest, data: unknown, status: number) => { contentType: string; body: string } | null;
+  /**
+   * A GET whose answer depends only on what the client sent (query string, path variables), the caller's
+   * rights, the clock to the second, and the data of these change scopes: its answers are kept in the site's
+   * answer cache under the request as sent, so that a repeated request skips defaults, validation, permission
+   * and handler (the lists' own cache, keyed on their planned query, still serves the first request of each
+   * second). Errors are never kept.
+   */
+  answerScopes?: readonly ChangeScope[];
 }
 
 export interface RouteDefinition {

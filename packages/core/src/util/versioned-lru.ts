@@ -17,12 +17,16 @@ interface Entry {
   storedAt: number;
   bytes: number;
   value: unknown;
+  /** Read since it last came to the front of the eviction order (a second chance, instead of moving it on every read). */
+  touched: boolean;
 }
 
 /**
  * Values kept with the change version they were computed at, reused only at that version (and tag) and while
- * younger than `maxAgeMs`; bounded in entries and in estimated bytes, the least recently used dropped first.
- * The answer cache and the fragment cache both keep their values this way.
+ * younger than `maxAgeMs`; bounded in entries and in estimated bytes, the least recently used dropped first
+ * (approximately: a read only marks the entry, and eviction gives a marked entry a second chance at the back of
+ * the order — a list request reads dozens of fragments, and moving each in the map on every read cost more than
+ * the read). The answer cache and the fragment cache both keep their values this way.
  */
 export class VersionedLru {
   private readonly entries = new Map<string, Entry>();
@@ -43,8 +47,7 @@ export class VersionedLru {
     const hit = this.entries.get(key);
     if (!hit) return undefined;
     if (hit.version === version && hit.tag === tag && this.now() - hit.storedAt < this.bounds.maxAgeMs) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
+      hit.touched = true;
       return hit.value;
     }
     this.drop(key, hit);
@@ -58,10 +61,17 @@ export class VersionedLru {
     const old = this.entries.get(key);
     if (old && old.version > version) return;
     if (old) this.drop(key, old);
-    this.entries.set(key, { version, tag, storedAt: this.now(), bytes, value });
+    this.entries.set(key, { version, tag, storedAt: this.now(), bytes, value, touched: false });
     this.bytes += bytes;
     while (this.entries.size > this.bounds.maxEntries || this.bytes > this.bounds.maxBytes) {
       const [oldestKey, oldest] = this.entries.entries().next().value!;
+      if (oldest.touched && oldestKey !== key) {
+        // Read since it came to the front: it goes to the back once, unmarked; the loop ends, as every entry is moved at most once.
+        oldest.touched = false;
+        this.entries.delete(oldestKey);
+        this.entries.set(oldestKey, oldest);
+        continue;
+      }
       this.drop(oldestKey, oldest);
     }
   }

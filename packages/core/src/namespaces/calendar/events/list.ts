@@ -3,8 +3,8 @@ import { intval } from '../../../http/php.js';
 import { siteZone } from '../../../settings.js';
 import type { EventQuery, StatusFilter } from '../../../store/queries.js';
 import { CATEGORY_TAXONOMY, CALENDAR_NAMESPACE, TAG_TAXONOMY } from '../constants.js';
-import { wallClockToUtc, WP_FORMAT } from '../../../time.js';
-import { dateOf } from '../format/memoized.js';
+import { wallClockToUtc } from '../../../time.js';
+import { utcDayOf, wallClockOf } from '../format/memoized.js';
 import { isTruthy } from '../posts/inputs.js';
 import { addQueryArgs, phpUrlencode, withQuery, type QueryValue } from '../posts/rest-url.js';
 import { readVisibility } from '../posts/access.js';
@@ -38,9 +38,8 @@ export async function planEventList(request: ApiRequest): Promise<EventListPlan>
   const zone = siteZone(site.settings);
   const now = site.now();
   const raw = (name: string) => request.get(name);
-  const parsed = (name: string) => dateOf(raw(name), 'UTC', now);
-  const localize = (name: string) => parsed(name)?.setZone(zone).toFormat(WP_FORMAT);
-  const day = (name: string) => parsed(name)?.toUTC().toFormat('yyyy-MM-dd');
+  const localize = (name: string) => wallClockOf(raw(name), zone, now);
+  const day = (name: string) => utcDayOf(raw(name), now);
 
   const page = intval(raw('page')) || 1;
   const perPage = intval(raw('per_page')) || site.settings.posts_per_page || 10;

@@ -201,7 +201,7 @@ export function eventRoutes(docs: PostRouteDocs = {}): RouteDefinition[] {
   const itemArgs = { id: idArg, password: passwordArg };
   return [
     defineRoute('/events', [
-      { methods: READABLE, args: listArgs, handler: list, doc: docs.list },
+      { methods: READABLE, args: listArgs, handler: list, doc: docs.list, answerScopes: CALENDAR_ANSWER_SCOPES },
       { methods: CREATABLE, args: createArgs, permission: canCreate, handler: create, doc: docs.create },
     ]),
     defineRoute('/events/(?P<id>\\d+)', [

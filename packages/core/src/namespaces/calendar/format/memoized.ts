@@ -1,6 +1,7 @@
 import type { DateTime, Zone } from 'luxon';
 import { memoize } from '../../../util/memo.js';
 import { costDetails, formatCost, type CostDetails, type CurrencyMeta, type CurrencySettings } from './cost.js';
+import { WP_FORMAT } from '../../../time.js';
 import { parseDateInput } from './dates.js';
 import { renderContent, renderExcerpt, renderTitle } from './render.js';
 
@@ -37,4 +38,30 @@ const absoluteDate = memoize(
 
 export function dateOf(input: unknown, zone: string | Zone, nowMs: number): DateTime | null {
   return typeof input === 'string' && ABSOLUTE.test(input) ? absoluteDate(input, zone) : parseDateInput(input, zone, nowMs);
+}
+
+/*
+ * A list's date parameters as TEC reads them (in UTC, PHP's default zone) and shows them: as a wall clock in the
+ * site's zone, or as the UTC day. Every list request does this for its default window, whose dates are absolute:
+ * formatted once, not per request.
+ */
+const absoluteWallClock = memoize(
+  (input: string, zone: Zone) => absoluteDate(input, 'UTC')?.setZone(zone).toFormat(WP_FORMAT),
+  (input, zone) => `${zone.name}|${input}`,
+);
+const absoluteUtcDay = memoize(
+  (input: string) => absoluteDate(input, 'UTC')?.toFormat('yyyy-MM-dd'),
+  (input) => input,
+);
+
+/** The date parameter `input`, read in UTC, as a WordPress wall clock in `zone`. */
+export function wallClockOf(input: unknown, zone: Zone, nowMs: number): string | undefined {
+  if (typeof input === 'string' && ABSOLUTE.test(input)) return absoluteWallClock(input, zone);
+  return parseDateInput(input, 'UTC', nowMs)?.setZone(zone).toFormat(WP_FORMAT);
+}
+
+/** The UTC day (`YYYY-MM-DD`) of the date parameter `input`, read in UTC. */
+export function utcDayOf(input: unknown, nowMs: number): string | undefined {
+  if (typeof input === 'string' && ABSOLUTE.test(input)) return absoluteUtcDay(input);
+  return parseDateInput(input, 'UTC', nowMs)?.toUTC().toFormat('yyyy-MM-dd');
 }

@@ -265,7 +265,7 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): Rou
 
   return [
     defineRoute(`/${plural}`, [
-      { methods: READABLE, args: listArgs, handler: list, doc: docs.list },
+      { methods: READABLE, args: listArgs, handler: list, doc: docs.list, answerScopes: CALENDAR_ANSWER_SCOPES },
       { methods: CREATABLE, args: createArgs, permission: canCreate, handler: create, doc: docs.create },
     ]),
     defineRoute(`/${plural}/(?P<id>\\d+)`, [

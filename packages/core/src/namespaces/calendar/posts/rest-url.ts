@@ -1,3 +1,4 @@
+import { memoize } from '../../../util/memo.js';
 import { phpUrlDecode } from '../../../http/query.js';
 
 /*
@@ -58,14 +59,21 @@ export function withQuery(base: string, args: Array<[string, QueryValue]>): stri
   return addQueryArgs(base, args, { reencode: false });
 }
 
-export function nextPageUrl(url: string, page: number): string {
-  return addQueryArgs(addQueryArgs(url, [['page', null]]), [['page', page + 1]]);
-}
+// Every list answer links its neighbouring pages: the same few URLs, rebuilt (decoded and encoded again) each time.
+export const nextPageUrl = memoize(
+  (url: string, page: number): string => addQueryArgs(addQueryArgs(url, [['page', null]]), [['page', page + 1]]),
+  (url, page) => `${page} ${url}`,
+  500,
+);
 
-export function previousPageUrl(url: string, page: number): string {
-  const without = addQueryArgs(url, [['page', null]]);
-  return page === 2 ? without : addQueryArgs(without, [['page', page - 1]]);
-}
+export const previousPageUrl = memoize(
+  (url: string, page: number): string => {
+    const without = addQueryArgs(url, [['page', null]]);
+    return page === 2 ? without : addQueryArgs(without, [['page', page - 1]]);
+  },
+  (url, page) => `${page} ${url}`,
+  500,
+);
 
 /**
  * The paging part of a post archive (events, venues, organizers): `next_rest_url` while a later page has items,

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { VersionedLru } from '../src/util/versioned-lru.js';
+
+describe('VersionedLru', () => {
+  const lru = (maxEntries: number) => new VersionedLru(() => 0, { maxEntries, maxBytes: 1_000_000, largestShare: 1, maxAgeMs: 1000 });
+
+  it('drops the entry read least recently first', () => {
+    const cache = lru(3);
+    for (const key of ['a', 'b', 'c']) cache.set(key, 1, key, 1);
+    expect(cache.get('a', 1)).toBe('a');
+    cache.set('d', 1, 'd', 1);
+    // b was neither read nor written since a was read: it goes, a stays.
+    expect(cache.get('b', 1)).toBeUndefined();
+    expect(cache.get('a', 1)).toBe('a');
+    cache.set('e', 1, 'e', 1);
+    cache.set('f', 1, 'f', 1);
+    expect(cache.size.entries).toBe(3);
+    // a was read again: c and d went before it.
+    expect(cache.get('c', 1)).toBeUndefined();
+    expect(cache.get('a', 1)).toBe('a');
+  });
+
+  it('stays within its bounds when every entry has been read', () => {
+    const cache = lru(50);
+    for (let i = 0; i < 1000; i++) {
+      cache.set(`k${i}`, 1, i, 1);
+      for (let j = Math.max(0, i - 60); j <= i; j++) cache.get(`k${j}`, 1);
+      expect(cache.size.entries).toBeLessThanOrEqual(50);
+    }
+    expect(cache.get('k999', 1)).toBe(999);
+  });
+});
