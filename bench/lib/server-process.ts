@@ -10,6 +10,7 @@ export interface BenchServer {
   /** The request paths the server answers for the benchmark (all of them answered by its bare routes too). */
   paths: string[];
   bytes: number;
+  pid: number | undefined;
   /** CPU time the server process has used so far, in milliseconds (user + system; null where /proc is not). */
   cpuMs(): number | null;
   stop(): Promise<void>;
@@ -32,10 +33,11 @@ export function startBenchServer(script: string, args: string[], options: { env?
       output += chunk.toString();
       const line = output.split('\n').find((l) => l.startsWith('{"ready"'));
       if (!line) return;
-      const info = JSON.parse(line) as Omit<BenchServer, 'stop' | 'cpuMs'>;
+      const info = JSON.parse(line) as Omit<BenchServer, 'stop' | 'cpuMs' | 'pid'>;
       resolve({
         ...info,
         paths: info.paths ?? [info.path],
+        pid: child.pid,
         cpuMs: () => processCpuMs(child.pid),
         stop: async () => {
           child.kill('SIGTERM');
