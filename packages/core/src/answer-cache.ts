@@ -16,8 +16,8 @@ const encodings = new WeakMap<object, { text: string; bytes: Buffer | null }>();
  * Records `json` as the encoding of `data` (an answer put together from JSON fragments, see fragment-cache.ts),
  * so it is sent as is. `data` must not be changed afterwards.
  */
-export function shareEncoding(data: object, json: string): void {
-  encodings.set(data, { text: json, bytes: null });
+export function shareEncoding(data: object, json: string, bytes: Buffer | null = null): void {
+  encodings.set(data, { text: json, bytes });
 }
 
 /** The JSON of an answer's data; for data an answer cache holds, encoded once and reused. */

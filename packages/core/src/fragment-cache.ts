@@ -6,6 +6,13 @@ import { VersionedLru } from './util/versioned-lru.js';
 export interface Fragment {
   data: Record<string, unknown>;
   json: string;
+  /** The JSON's UTF-8 bytes, made the first time a list with this fragment is sent. */
+  bytes: Buffer | null;
+}
+
+/** A fragment for a record's wire object. */
+export function fragmentOf(data: Record<string, unknown>): Fragment {
+  return { data, json: encodeJson(data), bytes: null };
 }
 
 export interface FragmentCacheOptions {
@@ -18,8 +25,8 @@ export interface FragmentCacheOptions {
   maxAgeMs?: number;
 }
 
-/** Memory per character of JSON: the text and the objects it was encoded from (see answer-cache.ts). */
-const BYTES_PER_JSON_CHAR = 3;
+/** Memory per character of JSON: the text, its bytes and the objects it was encoded from (see answer-cache.ts). */
+const BYTES_PER_JSON_CHAR = 4;
 
 /** Longest key kept: a fragment's key names a record and the caller's rights on it, never free text. */
 const MAX_KEY_CHARS = 512;
@@ -85,12 +92,24 @@ export class FragmentCache {
   }
 }
 
+const COMMA = Buffer.from(',');
+
 /**
  * Records the JSON of a list answer whose first key is `key` (the list) as its item fragments joined:
  * `encodeJson` is the same on parts as on the whole, so this is byte for byte what encoding `data` would give.
+ * Its UTF-8 bytes are joined from the fragments' bytes too (copied, not encoded: encoding tens of kilobytes of
+ * text again was a tenth of an uncached list's time).
  */
-export function shareJoinedList(data: Record<string, unknown>, key: string, items: readonly string[]): void {
+export function shareJoinedList(data: Record<string, unknown>, key: string, items: readonly Fragment[]): void {
   const opening = `{${encodeJson(key)}:[`;
-  const rest = encodeJson({ ...data, [key]: [] });
-  shareEncoding(data, opening + items.join(',') + rest.slice(opening.length));
+  const rest = encodeJson({ ...data, [key]: [] }).slice(opening.length);
+  const parts: Buffer[] = [Buffer.from(opening)];
+  const texts: string[] = [];
+  items.forEach((item, index) => {
+    if (index) parts.push(COMMA);
+    parts.push((item.bytes ??= Buffer.from(item.json)));
+    texts.push(item.json);
+  });
+  parts.push(Buffer.from(rest));
+  shareEncoding(data, opening + texts.join(',') + rest, Buffer.concat(parts));
 }

@@ -1,6 +1,5 @@
 import { callerKey } from '../../../answer-cache.js';
-import { shareJoinedList, type Fragment, type FragmentCache } from '../../../fragment-cache.js';
-import { encodeJson } from '../../../http/json.js';
+import { fragmentOf, shareJoinedList, type Fragment, type FragmentCache } from '../../../fragment-cache.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond } from '../../../http/api-response.js';
 import { intval } from '../../../http/php.js';
@@ -104,9 +103,9 @@ async function readableLinked(
  * and settings, which the version and the settings object stand for. Terms and images are read only for the
  * events whose fragment is missing.
  */
-async function wireList(request: ApiRequest, events: EventRecord[], version: number | undefined): Promise<{ data: Array<Record<string, unknown>>; json: string[] | null }> {
+async function wireList(request: ApiRequest, events: EventRecord[], version: number | undefined): Promise<{ data: Array<Record<string, unknown>>; fragments: Fragment[] | null }> {
   const fragments = request.site.fragments;
-  if (!fragments || version === undefined) return { data: await wire(request, events, false), json: null };
+  if (!fragments || version === undefined) return { data: await wire(request, events, false), fragments: null };
   const settings = request.site.settings;
   const apiRoot = request.apiRoot;
   const linked = await readableLinked(request, fragments, events, version);
@@ -132,12 +131,12 @@ async function wireList(request: ApiRequest, events: EventRecord[], version: num
       if (found[index]) return;
       const redact = !unlocked(request, EVENTS, event);
       const object = serializeEvent(event, relations, { settings, apiRoot, media, withJsonLd: false, linkedUnlocked, redact });
-      const fragment = { data: object, json: encodeJson(object) };
+      const fragment = fragmentOf(object);
       fragments.set(keys[index]!, version, settings, fragment);
       found[index] = fragment;
     });
   }
-  return { data: found.map((fragment) => fragment!.data), json: found.map((fragment) => fragment!.json) };
+  return { data: found.map((fragment) => fragment!.data), fragments: found as Fragment[] };
 }
 
 async function list(request: ApiRequest) {
@@ -154,7 +153,7 @@ async function listAnswer(request: ApiRequest, plan: Awaited<ReturnType<typeof p
   const { links, totalPages } = archivePaging(plan.restUrl, plan.page, plan.perPage, total);
   const events = await wireList(request, items, version);
   const data = { events: events.data, rest_url: plan.restUrl, ...links, total, total_pages: totalPages };
-  if (events.json) shareJoinedList(data, 'events', events.json);
+  if (events.fragments) shareJoinedList(data, 'events', events.fragments);
   return respond(data, 200, { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages });
 }
 

@@ -2,8 +2,7 @@ import { callerKey } from '../../../answer-cache.js';
 import type { ArgSpec } from '../../../args/spec.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond } from '../../../http/api-response.js';
-import { encodeJson } from '../../../http/json.js';
-import { shareJoinedList, type Fragment } from '../../../fragment-cache.js';
+import { fragmentOf, shareJoinedList, type Fragment } from '../../../fragment-cache.js';
 import { intval } from '../../../http/php.js';
 import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type RouteDefinition } from '../../../registry/types.js';
 import type { PostRouteDocs } from '../posts/types.js';
@@ -97,9 +96,9 @@ async function many(request: ApiRequest, kind: AnyLinkedKind, records: LinkedRec
  * A list page's records and their JSON, each reused from the fragment cache when it was built at `version` for a
  * caller who sees it the same (redacted or not: its password).
  */
-async function manyListed(request: ApiRequest, kind: AnyLinkedKind, records: LinkedRecord[], version: number | undefined): Promise<{ data: Array<Record<string, unknown>>; json: string[] | null }> {
+async function manyListed(request: ApiRequest, kind: AnyLinkedKind, records: LinkedRecord[], version: number | undefined): Promise<{ data: Array<Record<string, unknown>>; fragments: Fragment[] | null }> {
   const fragments = request.site.fragments;
-  if (!fragments || version === undefined) return { data: await many(request, kind, records, false), json: null };
+  if (!fragments || version === undefined) return { data: await many(request, kind, records, false), fragments: null };
   const settings = request.site.settings;
   const keys = records.map((record) => `${kind.type} ${record.id} ${unlocked(request, kind, record) ? 0 : 1}`);
   const found: Array<Fragment | undefined> = keys.map((key) => fragments.get(key, version, settings));
@@ -110,12 +109,12 @@ async function manyListed(request: ApiRequest, kind: AnyLinkedKind, records: Lin
     records.forEach((_, index) => {
       if (found[index]) return;
       const object = built[next++]!;
-      const fragment = { data: object, json: encodeJson(object) };
+      const fragment = fragmentOf(object);
       fragments.set(keys[index]!, version, settings, fragment);
       found[index] = fragment;
     });
   }
-  return { data: found.map((fragment) => fragment!.data), json: found.map((fragment) => fragment!.json) };
+  return { data: found.map((fragment) => fragment!.data), fragments: found as Fragment[] };
 }
 
 /** `/venues` and `/organizers`, their id routes and their by-slug routes. */
@@ -224,7 +223,7 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): Rou
       total,
       total_pages: totalPages,
     };
-    if (listed.json) shareJoinedList(data, plural, listed.json);
+    if (listed.fragments) shareJoinedList(data, plural, listed.fragments);
     return respond(data, 200, { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages });
   };
 
