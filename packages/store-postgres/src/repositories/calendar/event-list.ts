@@ -106,6 +106,72 @@ function geoCondition(db: Db, params: Params, near?: { lat: number; lng: number;
                    WHERE v.post_id = ANY(e.venue_ids) AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL${distance})`;
 }
 
+/** The query fields a total from the day counts can honour; any other filter is counted plainly. */
+const DAY_COUNTED_FIELDS: ReadonlySet<string> = new Set([
+  'statuses', 'visibility', 'excludeHidden', 'startsAfter', 'startsBefore', 'endsAfter', 'endsBefore', 'orderBy', 'offset', 'limit',
+]);
+
+/**
+ * A finite UTC instant as the API sends it. The zero date and instants out of PostgreSQL's range are bound as
+ * ±infinity (columns.ts), which have no day to split at: such a window is counted plainly.
+ */
+const PLAIN_INSTANT = /^(?!0000)\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/**
+ * Whether the total can come from the day counts: the list filters only on status, the read clause's status
+ * part (its own-records part needs the author, which the counts do not have), the hidden flag and start or end
+ * bounds, and every bound is a plain instant.
+ */
+function countsByDay(q: EventQuery): boolean {
+  if (q.orderBy !== 'start') return false;
+  if (q.visibility && needsAuthor(q.visibility)) return false;
+  for (const [field, value] of Object.entries(q)) {
+    if (value === undefined || (field === 'search' && !value)) continue;
+    if (!DAY_COUNTED_FIELDS.has(field)) return false;
+  }
+  return [q.startsAfter, q.startsBefore, q.endsAfter, q.endsBefore].every((bound) => bound === undefined || PLAIN_INSTANT.test(bound));
+}
+
+/**
+ * The exact total of a list `countsByDay` accepts, without counting the whole window: the events whose start
+ * and end days both lie strictly inside the window's bound days are summed from event_day_counts (migration
+ * 012): any such event meets every bound, and every event that meets them and is not on a bound day is such an
+ * event. The events on a bound day (start on the day of `startsAfter` or `startsBefore`, end on the day of
+ * `endsAfter` or `endsBefore`) are counted from `events` with the list's own condition, one index range of a
+ * day each; each range leaves out the days an earlier one counted, so no event is counted twice.
+ */
+function dayCountSql(db: Db, q: EventQuery, params: Params, filter: () => Filter): string {
+  const day = (instant: string | undefined) => (instant === undefined ? undefined : { text: instant.slice(0, 10), sql: params.add(instant.slice(0, 10), 'date') });
+  const startsAfter = day(q.startsAfter);
+  const startsBefore = day(q.startsBefore);
+  const endsAfter = day(q.endsAfter);
+  const endsBefore = day(q.endsBefore);
+  const onDay = (column: string, d: { sql: string }) => `e.${column} >= ${d.sql}::timestamp AND e.${column} < (${d.sql} + 1)::timestamp`;
+
+  const buckets = [statusCondition(params, 'c.status', q.statuses)];
+  if (q.visibility) buckets.push(visibilityCondition(params, 'c.status', '', q.visibility));
+  if (q.excludeHidden) buckets.push('NOT c.hide_from_listings');
+  if (startsAfter) buckets.push(`c.start_day > ${startsAfter.sql}`);
+  if (startsBefore) buckets.push(`c.start_day < ${startsBefore.sql}`);
+  if (endsAfter) buckets.push(`c.end_day > ${endsAfter.sql}`);
+  if (endsBefore) buckets.push(`c.end_day < ${endsBefore.sql}`);
+  const parts = [`(SELECT COALESCE(sum(c.n), 0) FROM ${db.t.eventDayCounts} c WHERE ${buckets.join(' AND ')})`];
+
+  const edges: string[] = [];
+  if (startsAfter) edges.push(onDay('start_utc', startsAfter));
+  if (startsBefore && startsBefore.text !== startsAfter?.text) edges.push(onDay('start_utc', startsBefore));
+  // Counted by end: not on a start bound day (the condition already keeps the start within its bounds).
+  const offStartDays = [startsAfter ? `e.start_utc >= (${startsAfter.sql} + 1)::timestamp` : '', startsBefore ? `e.start_utc < ${startsBefore.sql}::timestamp` : ''];
+  if (endsAfter) edges.push([onDay('end_utc', endsAfter), ...offStartDays].filter(Boolean).join(' AND '));
+  if (endsBefore && endsBefore.text !== endsAfter?.text) edges.push([onDay('end_utc', endsBefore), ...offStartDays].filter(Boolean).join(' AND '));
+  // The list's condition is bound only when an edge day reads it: a statement must use every parameter it binds.
+  if (edges.length) {
+    const f = filter();
+    for (const edge of edges) parts.push(`(SELECT count(*) FROM ${f.from} WHERE ${f.where} AND ${edge})`);
+  }
+  return `SELECT (${parts.join(' + ')})::bigint AS n`;
+}
+
 /** Name of the total the page statement carries on each of its rows. */
 const TOTAL = 'siterest_total';
 
@@ -116,12 +182,17 @@ const TOTAL = 'siterest_total';
 export function eventListSql(db: Db, q: EventQuery): { page: string; pageParams: unknown[]; count: string; countParams: unknown[]; prepare: boolean } {
   const params = new Params();
   const f = eventFilter(db, q, params);
-  const countParams = [...params.values];
+  const plain = `SELECT count(${f.distinct ? `DISTINCT ${f.id}` : '*'}) AS n FROM ${f.from} WHERE ${f.where}`;
+  const byDay = countsByDay(q);
+  const total = byDay ? dayCountSql(db, q, params, () => f) : plain;
+  // On its own the total binds only what it reads: without an edge day the day counts never read the list's condition.
+  const own = new Params();
+  const count = byDay ? dayCountSql(db, q, own, () => eventFilter(db, q, own)) : plain;
+  const countParams = byDay ? own.values : [...params.values];
   const limit = params.count(q.limit);
   const offset = params.count(q.offset);
-  const count = `SELECT count(${f.distinct ? `DISTINCT ${f.id}` : '*'}) AS n FROM ${f.from} WHERE ${f.where}`;
   // Only the page's ids are found by the ordered scan; the records (with their term subqueries) are read for those alone.
-  const page = `SELECT ${recordColumns(db, EVENT, EVENT_TERMS)}, (${count}) AS ${TOTAL}
+  const page = `SELECT ${recordColumns(db, EVENT, EVENT_TERMS)}, (${total}) AS ${TOTAL}
       FROM (SELECT ${f.distinct ? 'DISTINCT ' : ''}${f.id} AS id, ${f.key} AS k FROM ${f.from} WHERE ${f.where}
              ORDER BY k, id LIMIT ${limit} OFFSET ${offset}) page
       JOIN ${db.t.posts} p ON p.id = page.id
