@@ -114,7 +114,7 @@ export async function seedEvents(store: PostgresStore, options: SeedOptions): Pr
   };
   await Promise.all([worker(), worker()]);
   log(`  indexes rebuilt (${((Date.now() - rebuildStarted) / 1000).toFixed(0)} s)`);
-  for (const table of [...BIG_TABLES, 'terms', 'venues', 'organizers']) await sql.query(`VACUUM (ANALYZE) ${s}.${table}`);
+  for (const table of [...BIG_TABLES, 'terms', 'venues', 'organizers', 'event_day_counts']) await sql.query(`VACUUM (ANALYZE) ${s}.${table}`);
   return { venueIds, organizerIds, categoryIds, tagIds };
 }
 

@@ -6,9 +6,11 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres EVENTS=1000000 npx tsx --conditions=source bench/store-postgres.ts
  *
  * DATABASE_URL is only used to create the benchmark database (BENCH_DATABASE, default siterest_bench) if
- * it is missing; all data goes there, in a schema named after the event count (reused unless RESEED=1).
+ * it is missing; all data goes there, in a schema named after the event count (reused unless RESEED=1). The
+ * table goes to the `store-postgres` section of bench/RESULTS.md.
  */
 import { pathToFileURL } from 'node:url';
+import { recordSection } from './lib/results.js';
 import { createSite, silentLogger, type EventQuery } from '@siterest/core';
 import { postgresStore, type PostgresStore } from '../packages/store-postgres/src/index.js';
 import { eventListSql } from '../packages/store-postgres/src/repositories/calendar/event-list.js';
@@ -142,10 +144,13 @@ export async function openPostgresBenchStore(options: { databaseUrl?: string; da
   return store;
 }
 
-/** The seed marker, or undefined when the schema is not a (current) benchmark seed. */
+/**
+ * The seed marker, or undefined when the schema is not a (current) benchmark seed. A reused seed first gets the
+ * migrations added since it was made: their backfills leave it as a fresh seed would be.
+ */
 async function readMarker(store: PostgresStore): Promise<{ layout: number; facts: SeedFacts } | undefined> {
   try {
-    await store.init();
+    await store.migrate();
     return (await store.options.get(SEED_MARKER)) as { layout: number; facts: SeedFacts } | undefined;
   } catch {
     return undefined;
@@ -256,6 +261,8 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   runPostgresStoreBench({ log: (line) => console.log(line) }).then(
     (result) => {
       console.log(`\n${result.markdown}\n`);
+      recordSection('store-postgres', result.markdown);
+      console.log('results written to bench/RESULTS.md');
       if (!result.allIndexed) process.exitCode = 1;
     },
     (error: unknown) => {

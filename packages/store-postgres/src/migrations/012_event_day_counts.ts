@@ -19,7 +19,8 @@ import type { Migration } from './migration.js';
  *
  * `events` is locked before the triggers exist and the table is filled, so no write falls between the backfill
  * and the first counted statement. The end index gains the start and hidden flag, so the exact counts of the
- * window's edge days by end are index-only too.
+ * window's edge days by end are index-only too; events ending before they start get a partial index (see pageIds
+ * in event-list.ts).
  */
 export const eventDayCounts: Migration = {
   version: 12,
@@ -74,7 +75,11 @@ END $$`,
     `CREATE TRIGGER event_day_counts_truncate AFTER TRUNCATE ON events FOR EACH STATEMENT EXECUTE FUNCTION event_day_counts_clear()`,
     `INSERT INTO event_day_counts (status, hide_from_listings, start_day, end_day, n)
      SELECT status, hide_from_listings, start_utc::date, end_utc::date, count(*) FROM events GROUP BY 1, 2, 3, 4`,
+    // Plans over the filled table from the first list on, before autovacuum would get to it.
+    `ANALYZE event_day_counts`,
     `CREATE INDEX events_status_end_keys ON events (status, end_utc, post_id) INCLUDE (start_utc, hide_from_listings)`,
     `DROP INDEX events_status_end`,
+    // Events ending before they start (few, if any): a start-ordered page bounded by the end reads them from here.
+    `CREATE INDEX events_ending_before_start ON events (start_utc, post_id) INCLUDE (status, end_utc, hide_from_listings) WHERE end_utc < start_utc`,
   ],
 };

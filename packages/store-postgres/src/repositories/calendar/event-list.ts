@@ -172,6 +172,30 @@ function dayCountSql(db: Db, q: EventQuery, params: Params, filter: () => Filter
   return `SELECT (${parts.join(' + ')})::bigint AS n`;
 }
 
+/**
+ * The page's ids and order keys. A list read from `events` in start order whose end is bounded and whose start is
+ * not bounded as tightly would scan the start index past the end bound to the last event, since an event may end
+ * before it starts. Such a page is the merge of two bounded scans: events starting by the end bound, and the few
+ * ending before they start (their own partial index, migration 12), each cut at offset + limit.
+ */
+function pageIds(db: Db, q: EventQuery, f: Filter, params: Params, limit: string, offset: string): string {
+  const select = `SELECT ${f.distinct ? 'DISTINCT ' : ''}${f.id} AS id, ${f.key} AS k FROM ${f.from} WHERE ${f.where}`;
+  const endBound = q.endsBefore;
+  const splits =
+    f.key === 'e.start_utc' &&
+    endBound !== undefined &&
+    PLAIN_INSTANT.test(endBound) &&
+    (q.startsBefore === undefined || !PLAIN_INSTANT.test(q.startsBefore) || q.startsBefore > endBound);
+  if (!splits) return `${select} ORDER BY k, id LIMIT ${limit} OFFSET ${offset}`;
+  const end = bindUtc(params, endBound);
+  const upTo = `${limit} + ${offset}`;
+  return `SELECT id, k FROM (
+        (${select} AND e.start_utc <= ${end} ORDER BY k, id LIMIT ${upTo})
+        UNION ALL
+        (${select} AND e.start_utc > ${end} AND e.end_utc < e.start_utc ORDER BY k, id LIMIT ${upTo})
+      ) bounded ORDER BY k, id LIMIT ${limit} OFFSET ${offset}`;
+}
+
 /** Name of the total the page statement carries on each of its rows. */
 const TOTAL = 'siterest_total';
 
@@ -193,8 +217,7 @@ export function eventListSql(db: Db, q: EventQuery): { page: string; pageParams:
   const offset = params.count(q.offset);
   // Only the page's ids are found by the ordered scan; the records (with their term subqueries) are read for those alone.
   const page = `SELECT ${recordColumns(db, EVENT, EVENT_TERMS)}, (${total}) AS ${TOTAL}
-      FROM (SELECT ${f.distinct ? 'DISTINCT ' : ''}${f.id} AS id, ${f.key} AS k FROM ${f.from} WHERE ${f.where}
-             ORDER BY k, id LIMIT ${limit} OFFSET ${offset}) page
+      FROM (${pageIds(db, q, f, params, limit, offset)}) page
       JOIN ${db.t.posts} p ON p.id = page.id
       JOIN ${db.t.events} x ON x.post_id = page.id
      ORDER BY page.k, page.id`;
