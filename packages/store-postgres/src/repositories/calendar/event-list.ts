@@ -52,8 +52,8 @@ function eventFilter(db: Db, q: EventQuery, params: Params): Filter {
   if (q.include) where.push(`${id} = ANY(${params.add([...q.include], 'bigint[]')})`);
   if (q.startsAfter !== undefined) where.push(`${keys}.start_utc >= ${bindUtc(params, q.startsAfter)}`);
   if (q.startsBefore !== undefined) where.push(`${keys}.start_utc <= ${bindUtc(params, q.startsBefore)}`);
-  if (q.endsAfter !== undefined) onEvent(`e.end_utc >= ${bindUtc(params, q.endsAfter)}`);
-  if (q.endsBefore !== undefined) onEvent(`e.end_utc <= ${bindUtc(params, q.endsBefore)}`);
+  if (q.endsAfter !== undefined) where.push(`${keys}.end_utc >= ${bindUtc(params, q.endsAfter)}`);
+  if (q.endsBefore !== undefined) where.push(`${keys}.end_utc <= ${bindUtc(params, q.endsBefore)}`);
   if (q.excludeHidden) where.push(`NOT ${keys}.hide_from_listings`);
   // Literal booleans, so the planner can match the partial index on featured events.
   if (q.featured !== undefined) onEvent(q.featured ? 'e.featured' : 'NOT e.featured');
