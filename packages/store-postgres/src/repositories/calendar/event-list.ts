@@ -17,6 +17,8 @@ interface Filter {
   key: string;
   /** Several terms of the driving list can match one event: its rows must be made distinct. */
   distinct: boolean;
+  /** The placeholder of the driving list's term ids, when a term list drives. */
+  driveTerms?: string;
 }
 
 /**
@@ -61,11 +63,13 @@ function eventFilter(db: Db, q: EventQuery, params: Params): Filter {
     needsPost = true;
     where.push(`p.parent_id = ${params.add(q.parentId, 'bigint')}`);
   }
+  let driveTerms: string | undefined;
   for (const list of TERM_LISTS) {
     const ids = q[list.field];
     if (!ids) continue;
     const terms = params.add([...ids], 'bigint[]');
     if (list === drive) {
+      driveTerms = terms;
       where.push(`d.term_id = ANY(${terms}) AND d.taxonomy = ${literal(list.taxonomy)} AND d.object_type = ${literal(EVENT.type)}`);
     } else {
       where.push(
@@ -90,6 +94,7 @@ function eventFilter(db: Db, q: EventQuery, params: Params): Filter {
     id,
     key: byDate ? 'p.post_date' : `${keys}.start_utc`,
     distinct: drive !== undefined && (q[drive.field]?.length ?? 0) > 1,
+    driveTerms,
   };
 }
 
@@ -179,6 +184,7 @@ function dayCountSql(db: Db, q: EventQuery, params: Params, filter: () => Filter
  * ending before they start (their own partial index, migration 12), each cut at offset + limit.
  */
 function pageIds(db: Db, q: EventQuery, f: Filter, params: Params, limit: string, offset: string): string {
+  if (f.distinct && f.driveTerms) return severalTermsPageIds(f, f.driveTerms, limit, offset);
   const select = `SELECT ${f.distinct ? 'DISTINCT ' : ''}${f.id} AS id, ${f.key} AS k FROM ${f.from} WHERE ${f.where}`;
   const endBound = q.endsBefore;
   const splits =
@@ -194,6 +200,19 @@ function pageIds(db: Db, q: EventQuery, f: Filter, params: Params, limit: string
         UNION ALL
         (${select} AND e.start_utc > ${end} AND e.end_utc < e.start_utc ORDER BY k, id LIMIT ${upTo})
       ) bounded ORDER BY k, id LIMIT ${limit} OFFSET ${offset}`;
+}
+
+/**
+ * The page of a list driven by several terms. Their rows together are not in start order, so one scan would read
+ * and sort every row of every term. Each term's rows are: the first offset + limit of each term, merged and made
+ * distinct, hold the page, since the events before any event in its own term's order are all before it in the
+ * list too.
+ */
+function severalTermsPageIds(f: Filter, terms: string, limit: string, offset: string): string {
+  return `SELECT DISTINCT one_term.id, one_term.k FROM unnest(${terms}) AS term(term_id)
+        CROSS JOIN LATERAL (SELECT ${f.id} AS id, ${f.key} AS k FROM ${f.from} WHERE ${f.where} AND d.term_id = term.term_id
+                             ORDER BY k, id LIMIT ${limit} + ${offset}) one_term
+      ORDER BY one_term.k, one_term.id LIMIT ${limit} OFFSET ${offset}`;
 }
 
 /** Name of the total the page statement carries on each of its rows. */
