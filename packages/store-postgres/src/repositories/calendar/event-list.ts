@@ -52,11 +52,21 @@ function eventFilter(db: Db, q: EventQuery, params: Params): Filter {
     where.push(visibilityCondition(params, status, 'p.author_id', q.visibility));
   }
   if (q.include) where.push(`${id} = ANY(${params.add([...q.include], 'bigint[]')})`);
-  if (q.startsAfter !== undefined) where.push(`${keys}.start_utc >= ${bindUtc(params, q.startsAfter)}`);
-  if (q.startsBefore !== undefined) where.push(`${keys}.start_utc <= ${bindUtc(params, q.startsBefore)}`);
-  if (q.endsAfter !== undefined) where.push(`${keys}.end_utc >= ${bindUtc(params, q.endsAfter)}`);
-  if (q.endsBefore !== undefined) where.push(`${keys}.end_utc <= ${bindUtc(params, q.endsBefore)}`);
-  if (q.excludeHidden) where.push(`NOT ${keys}.hide_from_listings`);
+  const bound = (instant: string | undefined) => (instant === undefined ? undefined : bindUtc(params, instant));
+  const startsAfter = bound(q.startsAfter);
+  const startsBefore = bound(q.startsBefore);
+  const endsAfter = bound(q.endsAfter);
+  const endsBefore = bound(q.endsBefore);
+  /** The window and the hidden flag on the list keys of `alias` (events, or term rows, which copy them). */
+  const windowOn = (alias: string) =>
+    [
+      startsAfter && `${alias}.start_utc >= ${startsAfter}`,
+      startsBefore && `${alias}.start_utc <= ${startsBefore}`,
+      endsAfter && `${alias}.end_utc >= ${endsAfter}`,
+      endsBefore && `${alias}.end_utc <= ${endsBefore}`,
+      q.excludeHidden && `NOT ${alias}.hide_from_listings`,
+    ].filter((condition): condition is string => typeof condition === 'string');
+  where.push(...windowOn(keys));
   // Literal booleans, so the planner can match the partial index on featured events.
   if (q.featured !== undefined) onEvent(q.featured ? 'e.featured' : 'NOT e.featured');
   if (q.parentId !== undefined) {
@@ -72,8 +82,12 @@ function eventFilter(db: Db, q: EventQuery, params: Params): Filter {
       driveTerms = terms;
       where.push(`d.term_id = ANY(${terms}) AND d.taxonomy = ${literal(list.taxonomy)} AND d.object_type = ${literal(EVENT.type)}`);
     } else {
+      // Under a driving term list the other list's rows carry the same copied keys: bounding them as well changes
+      // nothing found, and lets the planner read only the other terms' rows within the window (and start from
+      // them when they are fewer).
+      const copies = drive ? [`r.object_type = ${literal(EVENT.type)}`, statusCondition(params, 'r.status', q.statuses), ...windowOn('r')] : [];
       where.push(
-        `EXISTS (SELECT 1 FROM ${db.t.termRelationships} r WHERE r.object_id = ${id} AND r.taxonomy = ${literal(list.taxonomy)} AND r.term_id = ANY(${terms}))`,
+        `EXISTS (SELECT 1 FROM ${db.t.termRelationships} r WHERE ${[`r.object_id = ${id}`, `r.taxonomy = ${literal(list.taxonomy)}`, `r.term_id = ANY(${terms})`, ...copies].join(' AND ')})`,
       );
     }
   }
