@@ -252,7 +252,7 @@ function toMarkdown(events: number, runs: number, cases: PostgresStoreBenchCase[
         `| ${c.name} | ${c.total.toLocaleString('en')} | ${c.pagePlan.join(', ')} | ${c.countPlan.join(', ')} | ${c.seqScans.length ? `no (seq scan: ${c.seqScans.join(', ')})` : 'yes'} | ${ms(c.p50)} | ${ms(c.p95)} | ${ms(c.countP50)} |`,
     ),
     '',
-    'Each case is the store query the API makes for the request named (recorded from a site on the store). IOS = index-only scan, IS = index scan, BIS = bitmap index scan, SEQ = sequential scan. p50/p95 are store-level `events.list` (page + total); the total is an exact count(*) run only when the page cannot tell it.',
+    'Each case is the store query the API makes for the request named (recorded from a site on the store). IOS = index-only scan, IS = index scan, BIS = bitmap index scan, SEQ = sequential scan. p50/p95 are store-level `events.list` (page + total); the total is exact, from the day counts plus the bound days when the list filters only on status, visibility, hidden flag and dates (docs/architecture.md), else a count(*).',
   ];
   return lines.join('\n');
 }

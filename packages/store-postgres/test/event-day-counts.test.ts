@@ -127,6 +127,10 @@ describe('event_day_counts', () => {
     const page = await store.events.list(q);
     expect({ total: page.total, ids: page.items.map((item) => item.id) }).toEqual({ total: 2, ids: [early.id, reversed.id] });
     expect((await store.events.list({ ...q, offset: 1, limit: 1 })).items.map((item) => item.id)).toEqual([reversed.id]);
+    // A search is found through its own index: splitting its page would run the search twice.
+    const tables = { sql: store.sql, t: tablesIn(schema) };
+    expect(eventListSql(tables, q).page).toContain('UNION ALL');
+    expect(eventListSql(tables, { ...q, search: 'jazz' }).page).not.toContain('UNION ALL');
   });
 
   it('gives list totals equal to a plain count(*), and pages equal to the plain ordered query, over random events and windows', async () => {

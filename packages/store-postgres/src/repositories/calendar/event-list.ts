@@ -192,6 +192,15 @@ function dayCountSql(db: Db, q: EventQuery, params: Params, filter: () => Filter
 }
 
 /**
+ * Whether the page is found by walking a start-ordered index of `events`: the list filters only on what such an
+ * index carries. A search or a venue, organizer, parent or id filter is found through its own index instead, and
+ * splitting that page would run it twice.
+ */
+function readsStartIndex(q: EventQuery): boolean {
+  return Object.entries(q).every(([field, value]) => value === undefined || (field === 'search' && !value) || field === 'featured' || DAY_COUNTED_FIELDS.has(field));
+}
+
+/**
  * The page's ids and order keys. A list read from `events` in start order whose end is bounded and whose start is
  * not bounded as tightly would scan the start index past the end bound to the last event, since an event may end
  * before it starts. Such a page is the merge of two bounded scans: events starting by the end bound, and the few
@@ -203,6 +212,7 @@ function pageIds(db: Db, q: EventQuery, f: Filter, params: Params, limit: string
   const endBound = q.endsBefore;
   const splits =
     f.key === 'e.start_utc' &&
+    readsStartIndex(q) &&
     endBound !== undefined &&
     PLAIN_INSTANT.test(endBound) &&
     (q.startsBefore === undefined || !PLAIN_INSTANT.test(q.startsBefore) || q.startsBefore > endBound);
