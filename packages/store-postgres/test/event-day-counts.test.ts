@@ -133,6 +133,16 @@ describe('event_day_counts', () => {
     expect(eventListSql(tables, { ...q, search: 'jazz' }).page).not.toContain('UNION ALL');
   });
 
+  it('pages a window bounded only by the end from the first start the day counts allow, long events included', async () => {
+    const long = await store.events.create(newEvent({ startDateUtc: at(-30 * DAY), endDateUtc: at(12 * 60) }));
+    const short = await store.events.create(newEvent({ startDateUtc: at(DAY), endDateUtc: at(DAY + 60) }));
+    await store.events.create(newEvent({ startDateUtc: at(-20 * DAY), endDateUtc: at(-20 * DAY + 60) }));
+    const q: EventQuery = { statuses: ['publish'], endsAfter: at(8 * 60), endsBefore: `${at(2 * DAY).slice(0, 10)} 23:59:59`, orderBy: 'start', offset: 0, limit: 10 };
+    const page = await store.events.list(q);
+    expect({ total: page.total, ids: page.items.map((item) => item.id) }).toEqual({ total: 2, ids: [long.id, short.id] });
+    expect((await store.events.list({ ...q, endsBefore: undefined })).items.map((item) => item.id)).toEqual([long.id, short.id]);
+  });
+
   it('gives list totals equal to a plain count(*), and pages equal to the plain ordered query, over random events and windows', async () => {
     const minute = fc.oneof(fc.integer({ min: -DAY, max: 4 * DAY }), fc.constantFrom(0, DAY, 2 * DAY, DAY - 1, 2 * DAY - 1).map((m) => m));
     const event = fc.record({

@@ -75,6 +75,8 @@ END $$`,
     `CREATE TRIGGER event_day_counts_truncate AFTER TRUNCATE ON events FOR EACH STATEMENT EXECUTE FUNCTION event_day_counts_clear()`,
     `INSERT INTO event_day_counts (status, hide_from_listings, start_day, end_day, n)
      SELECT status, hide_from_listings, start_utc::date, end_utc::date, count(*) FROM events GROUP BY 1, 2, 3, 4`,
+    // The start days of the events ending on given days (earliestStart in event-list.ts).
+    `CREATE INDEX event_day_counts_end ON event_day_counts (end_day, start_day)`,
     // Plans over the filled table from the first list on, before autovacuum would get to it.
     `ANALYZE event_day_counts`,
     `CREATE INDEX events_status_end_keys ON events (status, end_utc, post_id) INCLUDE (start_utc, hide_from_listings)`,

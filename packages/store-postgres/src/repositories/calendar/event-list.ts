@@ -208,11 +208,12 @@ function readsStartIndex(q: EventQuery): boolean {
  */
 function pageIds(db: Db, q: EventQuery, f: Filter, params: Params, limit: string, offset: string): string {
   if (f.distinct && f.driveTerms) return severalTermsPageIds(f, f.driveTerms, limit, offset);
-  const select = `SELECT ${f.distinct ? 'DISTINCT ' : ''}${f.id} AS id, ${f.key} AS k FROM ${f.from} WHERE ${f.where}`;
+  const startIndex = f.key === 'e.start_utc' && readsStartIndex(q);
+  const where = startIndex && q.endsAfter !== undefined && PLAIN_INSTANT.test(q.endsAfter) ? `${f.where} AND ${earliestStart(db, q, q.endsAfter, params)}` : f.where;
+  const select = `SELECT ${f.distinct ? 'DISTINCT ' : ''}${f.id} AS id, ${f.key} AS k FROM ${f.from} WHERE ${where}`;
   const endBound = q.endsBefore;
   const splits =
-    f.key === 'e.start_utc' &&
-    readsStartIndex(q) &&
+    startIndex &&
     endBound !== undefined &&
     PLAIN_INSTANT.test(endBound) &&
     (q.startsBefore === undefined || !PLAIN_INSTANT.test(q.startsBefore) || q.startsBefore > endBound);
@@ -224,6 +225,19 @@ function pageIds(db: Db, q: EventQuery, f: Filter, params: Params, limit: string
         UNION ALL
         (${select} AND e.start_utc > ${end} AND e.end_utc < e.start_utc ORDER BY k, id LIMIT ${upTo})
       ) bounded ORDER BY k, id LIMIT ${limit} OFFSET ${offset}`;
+}
+
+/**
+ * A start bound implied by an end bound, for a page read in start order: no event ending at or after `endsAfter`
+ * (and by `endsBefore`) starts before the first start day the day counts hold for such end days, since every
+ * event is counted in its own (start day, end day) row. Without it a window bounded only by the end (events going
+ * on this week) walks the start index from the first event ever.
+ */
+function earliestStart(db: Db, q: EventQuery, endsAfter: string, params: Params): string {
+  const ends = [`c.end_day >= ${params.add(endsAfter.slice(0, 10), 'date')}`];
+  if (q.endsBefore !== undefined && PLAIN_INSTANT.test(q.endsBefore)) ends.push(`c.end_day <= ${params.add(q.endsBefore.slice(0, 10), 'date')}`);
+  return `e.start_utc >= (SELECT COALESCE(min(c.start_day), 'infinity') FROM ${db.t.eventDayCounts} c
+                          WHERE ${ends.join(' AND ')} AND c.n > 0 AND ${statusCondition(params, 'c.status', q.statuses)})::timestamp`;
 }
 
 /**
