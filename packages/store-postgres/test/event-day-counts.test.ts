@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ZERO_DATE, type EventQuery } from '@siterest/core';
+import { createSite, silentLogger, ZERO_DATE, type EventQuery } from '@siterest/core';
 import { newEvent } from '@siterest/core/testing';
 import { postgresStore, type PostgresStore } from '../src/index.js';
 import { eventListSql } from '../src/repositories/calendar/event-list.js';
@@ -141,6 +141,26 @@ describe('event_day_counts', () => {
     const page = await store.events.list(q);
     expect({ total: page.total, ids: page.items.map((item) => item.id) }).toEqual({ total: 2, ids: [long.id, short.id] });
     expect((await store.events.list({ ...q, endsBefore: undefined })).items.map((item) => item.id)).toEqual([long.id, short.id]);
+  });
+
+  it('serves the totals of the API\'s own default lists (anonymous, later page, editor) from the day counts', async () => {
+    const site = createSite({ store, cache: false, logger: silentLogger });
+    const list = store.events.list;
+    const recorded: EventQuery[] = [];
+    store.events.list = async (query: EventQuery) => {
+      recorded.push(query);
+      return list(query);
+    };
+    try {
+      const editor = { id: 1, login: 'editor', roles: ['editor'] };
+      for (const [query, principal] of [['', undefined], ['page=3', undefined], ['status=publish,private', editor]] as const) {
+        await site.handle({ method: 'GET', path: '/cal/events/v1/events', query, headers: {}, principal });
+      }
+    } finally {
+      store.events.list = list;
+    }
+    expect(recorded).toHaveLength(3);
+    for (const query of recorded) expect(eventListSql({ sql: store.sql, t: tablesIn(schema) }, query).count).toContain('event_day_counts');
   });
 
   it('gives list totals equal to a plain count(*), and pages equal to the plain ordered query, over random events and windows', async () => {
