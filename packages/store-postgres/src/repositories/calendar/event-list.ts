@@ -204,7 +204,8 @@ function readsStartIndex(q: EventQuery): boolean {
  * The page's ids and order keys. A list read from `events` in start order whose end is bounded and whose start is
  * not bounded as tightly would scan the start index past the end bound to the last event, since an event may end
  * before it starts. Such a page is the merge of two bounded scans: events starting by the end bound, and the few
- * ending before they start (their own partial index, migration 12), each cut at offset + limit.
+ * ending before they start (their own partial index, migration 12), each cut at offset + limit. A lower end bound
+ * also gives the scan a start bound (earliestStart).
  */
 function pageIds(db: Db, q: EventQuery, f: Filter, params: Params, limit: string, offset: string): string {
   if (f.distinct && f.driveTerms) return severalTermsPageIds(f, f.driveTerms, limit, offset);
@@ -242,9 +243,9 @@ function earliestStart(db: Db, q: EventQuery, endsAfter: string, params: Params)
 
 /**
  * The page of a list driven by several terms. Their rows together are not in start order, so one scan would read
- * and sort every row of every term. Each term's rows are: the first offset + limit of each term, merged and made
- * distinct, hold the page, since the events before any event in its own term's order are all before it in the
- * list too.
+ * and sort every row of every term; each term's rows alone are. The first offset + limit rows of each term, merged
+ * and made distinct, hold the page: the events before an event in its own term's order are all before it in the
+ * list too, so its place in its term is no later than its place in the list.
  */
 function severalTermsPageIds(f: Filter, terms: string, limit: string, offset: string): string {
   return `SELECT DISTINCT one_term.id, one_term.k FROM unnest(${terms}) AS term(term_id)
