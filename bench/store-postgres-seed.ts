@@ -114,7 +114,7 @@ export async function seedEvents(store: PostgresStore, options: SeedOptions): Pr
   };
   await Promise.all([worker(), worker()]);
   log(`  indexes rebuilt (${((Date.now() - rebuildStarted) / 1000).toFixed(0)} s)`);
-  for (const table of [...BIG_TABLES, 'terms', 'venues', 'organizers']) await sql.query(`VACUUM (ANALYZE) ${s}.${table}`);
+  for (const table of [...BIG_TABLES, 'terms', 'venues', 'organizers', 'event_day_counts']) await sql.query(`VACUUM (ANALYZE) ${s}.${table}`);
   return { venueIds, organizerIds, categoryIds, tagIds };
 }
 
@@ -165,8 +165,8 @@ function eventBatchSql(s: string): string {
              start_utc, start_utc + duration, 'UTC', hidden, featured, venue_ids, organizer_ids
         FROM src
     )
-    INSERT INTO ${s}.term_relationships (object_id, term_id, taxonomy, term_order, object_type, status, start_utc, hide_from_listings)
-    SELECT DISTINCT ON (src.id, a.taxonomy, a.term_id) src.id, a.term_id, a.taxonomy, a.ord, 'cal_events', src.status, src.start_utc, src.hidden
+    INSERT INTO ${s}.term_relationships (object_id, term_id, taxonomy, term_order, object_type, status, start_utc, end_utc, hide_from_listings)
+    SELECT DISTINCT ON (src.id, a.taxonomy, a.term_id) src.id, a.term_id, a.taxonomy, a.ord, 'cal_events', src.status, src.start_utc, src.start_utc + src.duration, src.hidden
       FROM src, LATERAL (VALUES (cat1, 'cal_events_cat', 0), (cat2, 'cal_events_cat', 1), (tag1, 'post_tag', 0), (tag2, 'post_tag', 1)) AS a(term_id, taxonomy, ord)
      WHERE a.term_id IS NOT NULL`;
 }

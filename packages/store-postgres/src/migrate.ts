@@ -117,4 +117,15 @@ export async function schemaVersion(sql: SqlClient, tables: Tables): Promise<num
   return Number(row?.version ?? 0);
 }
 
+/**
+ * Migrations the schema has not applied. The version alone cannot tell: a migration numbered below the latest
+ * (in its group's range) can arrive after a schema was already migrated past it.
+ */
+export async function pendingMigrations(sql: SqlClient, tables: Tables): Promise<Migration[]> {
+  const [present] = await sql.query<{ present: boolean }>('SELECT to_regclass($1) IS NOT NULL AS present', [tables.migrations]);
+  if (!present?.present) return [...MIGRATIONS];
+  const done = new Set((await sql.query<{ version: number }>(`SELECT version FROM ${tables.migrations}`)).map((r) => Number(r.version)));
+  return MIGRATIONS.filter((m) => !done.has(m.version));
+}
+
 export { LATEST_VERSION };

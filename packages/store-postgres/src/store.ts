@@ -16,7 +16,7 @@ import {
   type VenueRepository,
 } from '@siterest/core';
 import { applyFirstIds, type FirstIds } from './first-ids.js';
-import { LATEST_VERSION, migrateSchema, schemaVersion, type MigrateOptions, type MigrationResult } from './migrate.js';
+import { LATEST_VERSION, migrateSchema, pendingMigrations, schemaVersion, type MigrateOptions, type MigrationResult } from './migrate.js';
 import { Notifications, type Unsubscribe } from './notifications.js';
 import { applicationPasswordRepository } from './repositories/site/application-passwords.js';
 import type { Db } from './repositories/db.js';
@@ -244,10 +244,12 @@ export class PostgresStore implements SiteStore {
       await this.migrate();
       return;
     }
-    const version = await schemaVersion(this.sql, this.tables);
-    if (version < LATEST_VERSION) {
+    const pending = await pendingMigrations(this.sql, this.tables);
+    if (pending.length) {
+      const version = await schemaVersion(this.sql, this.tables);
+      const state = version < LATEST_VERSION ? `is at version ${version}` : `lacks ${pending.map((m) => `${m.version} (${m.name})`).join(', ')}`;
       throw new Error(
-        `The PostgreSQL schema "${this.tables.schema}" is at version ${version}, siterest needs ${LATEST_VERSION}. ` +
+        `The PostgreSQL schema "${this.tables.schema}" ${state}, siterest needs ${LATEST_VERSION}. ` +
           `Run \`await store.migrate()\` or \`DATABASE_URL=… npx siterest-migrate --schema ${this.tables.schema}\`, ` +
           `or create the store with postgresStore({ …, migrate: true }).`,
       );

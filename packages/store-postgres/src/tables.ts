@@ -6,6 +6,8 @@ export interface Tables {
   readonly schema: string;
   readonly posts: string;
   readonly events: string;
+  /** Event counts per status, hidden flag and UTC days of start and end (migration 012). */
+  readonly eventDayCounts: string;
   readonly venues: string;
   readonly organizers: string;
   readonly terms: string;
@@ -38,6 +40,7 @@ export function tablesIn(schema: string): Tables {
     schema,
     posts: `${s}.posts`,
     events: `${s}.events`,
+    eventDayCounts: `${s}.event_day_counts`,
     venues: `${s}.venues`,
     organizers: `${s}.organizers`,
     terms: `${s}.terms`,

@@ -25,4 +25,19 @@ describe('event lists filtered by terms', () => {
       expect(page).toMatchObject({ total: 1, items: [{ id: event.id }] });
     }
   });
+
+  it('bound the end from the term rows\' copy, which follows the event\'s end when it moves', async () => {
+    const { store } = migrated;
+    const category = await store.terms.create({ taxonomy: taxonomies.category, name: 'Ends', slug: 'ends', description: '', parentId: 0 });
+    const other = await store.terms.create({ taxonomy: taxonomies.category, name: 'Other', slug: 'other', description: '', parentId: 0 });
+    const event = await store.events.create(newEvent({ categoryIds: [category.id], startDateUtc: '2027-02-01 10:00:00', endDateUtc: '2027-02-01 12:00:00' }));
+    const endingBy = (endsBefore: string, categoryIds = [category.id]) =>
+      store.events.list({ statuses: ['publish'], categoryIds, endsBefore, endsAfter: '2027-02-01 11:00:00', orderBy: 'start', offset: 0, limit: 1 });
+    expect((await endingBy('2027-02-01 23:59:59')).total).toBe(1);
+    await store.events.update(event.id, { endDateUtc: '2027-02-03 12:00:00' });
+    expect((await endingBy('2027-02-01 23:59:59')).total).toBe(0);
+    expect((await endingBy('2027-02-03 23:59:59', [category.id, other.id])).items.map((item) => item.id)).toEqual([event.id]);
+    await store.events.update(event.id, { endDateUtc: '2027-02-01 10:30:00' });
+    expect((await endingBy('2027-02-03 23:59:59', [category.id, other.id])).total).toBe(0);
+  });
 });

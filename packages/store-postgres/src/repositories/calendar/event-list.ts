@@ -17,6 +17,8 @@ interface Filter {
   key: string;
   /** Several terms of the driving list can match one event: its rows must be made distinct. */
   distinct: boolean;
+  /** The placeholder of the driving list's term ids, when a term list drives. */
+  driveTerms?: string;
 }
 
 /**
@@ -50,26 +52,42 @@ function eventFilter(db: Db, q: EventQuery, params: Params): Filter {
     where.push(visibilityCondition(params, status, 'p.author_id', q.visibility));
   }
   if (q.include) where.push(`${id} = ANY(${params.add([...q.include], 'bigint[]')})`);
-  if (q.startsAfter !== undefined) where.push(`${keys}.start_utc >= ${bindUtc(params, q.startsAfter)}`);
-  if (q.startsBefore !== undefined) where.push(`${keys}.start_utc <= ${bindUtc(params, q.startsBefore)}`);
-  if (q.endsAfter !== undefined) onEvent(`e.end_utc >= ${bindUtc(params, q.endsAfter)}`);
-  if (q.endsBefore !== undefined) onEvent(`e.end_utc <= ${bindUtc(params, q.endsBefore)}`);
-  if (q.excludeHidden) where.push(`NOT ${keys}.hide_from_listings`);
+  const bound = (instant: string | undefined) => (instant === undefined ? undefined : bindUtc(params, instant));
+  const startsAfter = bound(q.startsAfter);
+  const startsBefore = bound(q.startsBefore);
+  const endsAfter = bound(q.endsAfter);
+  const endsBefore = bound(q.endsBefore);
+  /** The window and the hidden flag on the list keys of `alias` (events, or term rows, which copy them). */
+  const windowOn = (alias: string) =>
+    [
+      startsAfter && `${alias}.start_utc >= ${startsAfter}`,
+      startsBefore && `${alias}.start_utc <= ${startsBefore}`,
+      endsAfter && `${alias}.end_utc >= ${endsAfter}`,
+      endsBefore && `${alias}.end_utc <= ${endsBefore}`,
+      q.excludeHidden && `NOT ${alias}.hide_from_listings`,
+    ].filter((condition): condition is string => typeof condition === 'string');
+  where.push(...windowOn(keys));
   // Literal booleans, so the planner can match the partial index on featured events.
   if (q.featured !== undefined) onEvent(q.featured ? 'e.featured' : 'NOT e.featured');
   if (q.parentId !== undefined) {
     needsPost = true;
     where.push(`p.parent_id = ${params.add(q.parentId, 'bigint')}`);
   }
+  let driveTerms: string | undefined;
   for (const list of TERM_LISTS) {
     const ids = q[list.field];
     if (!ids) continue;
     const terms = params.add([...ids], 'bigint[]');
     if (list === drive) {
+      driveTerms = terms;
       where.push(`d.term_id = ANY(${terms}) AND d.taxonomy = ${literal(list.taxonomy)} AND d.object_type = ${literal(EVENT.type)}`);
     } else {
+      // Under a driving term list the other list's rows carry the same copied keys: bounding them as well changes
+      // nothing found, and lets the planner read only the other terms' rows within the window (and start from
+      // them when they are fewer).
+      const copies = drive ? [`r.object_type = ${literal(EVENT.type)}`, statusCondition(params, 'r.status', q.statuses), ...windowOn('r')] : [];
       where.push(
-        `EXISTS (SELECT 1 FROM ${db.t.termRelationships} r WHERE r.object_id = ${id} AND r.taxonomy = ${literal(list.taxonomy)} AND r.term_id = ANY(${terms}))`,
+        `EXISTS (SELECT 1 FROM ${db.t.termRelationships} r WHERE ${[`r.object_id = ${id}`, `r.taxonomy = ${literal(list.taxonomy)}`, `r.term_id = ANY(${terms})`, ...copies].join(' AND ')})`,
       );
     }
   }
@@ -90,6 +108,7 @@ function eventFilter(db: Db, q: EventQuery, params: Params): Filter {
     id,
     key: byDate ? 'p.post_date' : `${keys}.start_utc`,
     distinct: drive !== undefined && (q[drive.field]?.length ?? 0) > 1,
+    driveTerms,
   };
 }
 
@@ -106,6 +125,135 @@ function geoCondition(db: Db, params: Params, near?: { lat: number; lng: number;
                    WHERE v.post_id = ANY(e.venue_ids) AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL${distance})`;
 }
 
+/** The query fields a total from the day counts can honour; any other filter is counted plainly. */
+const DAY_COUNTED_FIELDS: ReadonlySet<string> = new Set([
+  'statuses', 'visibility', 'excludeHidden', 'startsAfter', 'startsBefore', 'endsAfter', 'endsBefore', 'orderBy', 'offset', 'limit',
+]);
+
+/**
+ * A finite UTC instant as the API sends it. The zero date and instants out of PostgreSQL's range are bound as
+ * ±infinity (columns.ts), which have no day to split at: such a window is counted plainly.
+ */
+const PLAIN_INSTANT = /^(?!0000)\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
+
+/**
+ * Whether the total can come from the day counts: the list filters only on status, the read clause's status
+ * part (its own-records part needs the author, which the counts do not have), the hidden flag and start or end
+ * bounds, and every bound is a plain instant.
+ */
+function countsByDay(q: EventQuery): boolean {
+  if (q.orderBy !== 'start') return false;
+  if (q.visibility && needsAuthor(q.visibility)) return false;
+  for (const [field, value] of Object.entries(q)) {
+    if (value === undefined || (field === 'search' && !value)) continue;
+    if (!DAY_COUNTED_FIELDS.has(field)) return false;
+  }
+  return [q.startsAfter, q.startsBefore, q.endsAfter, q.endsBefore].every((bound) => bound === undefined || PLAIN_INSTANT.test(bound));
+}
+
+/**
+ * The exact total of a list `countsByDay` accepts, without counting the whole window: the events whose start
+ * and end days both lie strictly inside the window's bound days are summed from event_day_counts (migration
+ * 012): any such event meets every bound, and every event that meets them and is not on a bound day is such an
+ * event. The events on a bound day (start on the day of `startsAfter` or `startsBefore`, end on the day of
+ * `endsAfter` or `endsBefore`) are counted from `events` with the list's own condition, one index range of a
+ * day each; each range leaves out the days an earlier one counted, so no event is counted twice.
+ */
+function dayCountSql(db: Db, q: EventQuery, params: Params, filter: () => Filter): string {
+  const day = (instant: string | undefined) => (instant === undefined ? undefined : { text: instant.slice(0, 10), sql: params.add(instant.slice(0, 10), 'date') });
+  const startsAfter = day(q.startsAfter);
+  const startsBefore = day(q.startsBefore);
+  const endsAfter = day(q.endsAfter);
+  const endsBefore = day(q.endsBefore);
+  const onDay = (column: string, d: { sql: string }) => `e.${column} >= ${d.sql}::timestamp AND e.${column} < (${d.sql} + 1)::timestamp`;
+
+  const buckets = [statusCondition(params, 'c.status', q.statuses)];
+  if (q.visibility) buckets.push(visibilityCondition(params, 'c.status', '', q.visibility));
+  if (q.excludeHidden) buckets.push('NOT c.hide_from_listings');
+  if (startsAfter) buckets.push(`c.start_day > ${startsAfter.sql}`);
+  if (startsBefore) buckets.push(`c.start_day < ${startsBefore.sql}`);
+  if (endsAfter) buckets.push(`c.end_day > ${endsAfter.sql}`);
+  if (endsBefore) buckets.push(`c.end_day < ${endsBefore.sql}`);
+  const parts = [`(SELECT COALESCE(sum(c.n), 0) FROM ${db.t.eventDayCounts} c WHERE ${buckets.join(' AND ')})`];
+
+  const edges: string[] = [];
+  if (startsAfter) edges.push(onDay('start_utc', startsAfter));
+  if (startsBefore && startsBefore.text !== startsAfter?.text) edges.push(onDay('start_utc', startsBefore));
+  // Counted by end: not on a start bound day (the condition already keeps the start within its bounds).
+  const offStartDays = [startsAfter ? `e.start_utc >= (${startsAfter.sql} + 1)::timestamp` : '', startsBefore ? `e.start_utc < ${startsBefore.sql}::timestamp` : ''];
+  if (endsAfter) edges.push([onDay('end_utc', endsAfter), ...offStartDays].filter(Boolean).join(' AND '));
+  if (endsBefore && endsBefore.text !== endsAfter?.text) edges.push([onDay('end_utc', endsBefore), ...offStartDays].filter(Boolean).join(' AND '));
+  // The list's condition is bound only when an edge day reads it: a statement must use every parameter it binds.
+  if (edges.length) {
+    const f = filter();
+    for (const edge of edges) parts.push(`(SELECT count(*) FROM ${f.from} WHERE ${f.where} AND ${edge})`);
+  }
+  return `SELECT (${parts.join(' + ')})::bigint AS n`;
+}
+
+/**
+ * Whether the page is found by walking a start-ordered index of `events`: the list filters only on what such an
+ * index carries. A search or a venue, organizer, parent or id filter is found through its own index instead, and
+ * splitting that page would run it twice.
+ */
+function readsStartIndex(q: EventQuery): boolean {
+  return Object.entries(q).every(([field, value]) => value === undefined || (field === 'search' && !value) || field === 'featured' || DAY_COUNTED_FIELDS.has(field));
+}
+
+/**
+ * The page's ids and order keys. A list read from `events` in start order whose end is bounded and whose start is
+ * not bounded as tightly would scan the start index past the end bound to the last event, since an event may end
+ * before it starts. Such a page is the merge of two bounded scans: events starting by the end bound, and the few
+ * ending before they start (their own partial index, migration 12), each cut at offset + limit. A lower end bound
+ * also gives the scan a start bound (earliestStart).
+ */
+function pageIds(db: Db, q: EventQuery, f: Filter, params: Params, limit: string, offset: string): string {
+  if (f.distinct && f.driveTerms) return severalTermsPageIds(f, f.driveTerms, limit, offset);
+  const startIndex = f.key === 'e.start_utc' && readsStartIndex(q);
+  const where = startIndex && q.endsAfter !== undefined && PLAIN_INSTANT.test(q.endsAfter) ? `${f.where} AND ${earliestStart(db, q, q.endsAfter, params)}` : f.where;
+  const select = `SELECT ${f.distinct ? 'DISTINCT ' : ''}${f.id} AS id, ${f.key} AS k FROM ${f.from} WHERE ${where}`;
+  const endBound = q.endsBefore;
+  const splits =
+    startIndex &&
+    endBound !== undefined &&
+    PLAIN_INSTANT.test(endBound) &&
+    (q.startsBefore === undefined || !PLAIN_INSTANT.test(q.startsBefore) || q.startsBefore > endBound);
+  if (!splits) return `${select} ORDER BY k, id LIMIT ${limit} OFFSET ${offset}`;
+  const end = bindUtc(params, endBound);
+  const upTo = `${limit} + ${offset}`;
+  return `SELECT id, k FROM (
+        (${select} AND e.start_utc <= ${end} ORDER BY k, id LIMIT ${upTo})
+        UNION ALL
+        (${select} AND e.start_utc > ${end} AND e.end_utc < e.start_utc ORDER BY k, id LIMIT ${upTo})
+      ) bounded ORDER BY k, id LIMIT ${limit} OFFSET ${offset}`;
+}
+
+/**
+ * A start bound implied by an end bound, for a page read in start order: no event ending at or after `endsAfter`
+ * (and by `endsBefore`) starts before the first start day the day counts hold for such end days, since every
+ * event is counted in its own (start day, end day) row. Without it a window bounded only by the end (events going
+ * on this week) walks the start index from the first event ever.
+ */
+function earliestStart(db: Db, q: EventQuery, endsAfter: string, params: Params): string {
+  const ends = [`c.end_day >= ${params.add(endsAfter.slice(0, 10), 'date')}`];
+  if (q.endsBefore !== undefined && PLAIN_INSTANT.test(q.endsBefore)) ends.push(`c.end_day <= ${params.add(q.endsBefore.slice(0, 10), 'date')}`);
+  return `e.start_utc >= (SELECT COALESCE(min(c.start_day), 'infinity') FROM ${db.t.eventDayCounts} c
+                          WHERE ${ends.join(' AND ')} AND c.n > 0 AND ${statusCondition(params, 'c.status', q.statuses)})::timestamp`;
+}
+
+/**
+ * The page of a list driven by several terms. Their rows together are not in start order, so one scan would read
+ * and sort every row of every term; each term's rows alone are. The first offset + limit rows of each term, merged
+ * and made distinct, hold the page: the events before an event in its own term's order are all before it in the
+ * list too, so its place in its term is no later than its place in the list.
+ */
+function severalTermsPageIds(f: Filter, terms: string, limit: string, offset: string): string {
+  return `SELECT DISTINCT one_term.id, one_term.k FROM unnest(${terms}) AS term(term_id)
+        CROSS JOIN LATERAL (SELECT ${f.id} AS id, ${f.key} AS k FROM ${f.from} WHERE ${f.where} AND d.term_id = term.term_id
+                             ORDER BY k, id LIMIT ${limit} + ${offset}) one_term
+      ORDER BY one_term.k, one_term.id LIMIT ${limit} OFFSET ${offset}`;
+}
+
 /** Name of the total the page statement carries on each of its rows. */
 const TOTAL = 'siterest_total';
 
@@ -116,14 +264,18 @@ const TOTAL = 'siterest_total';
 export function eventListSql(db: Db, q: EventQuery): { page: string; pageParams: unknown[]; count: string; countParams: unknown[]; prepare: boolean } {
   const params = new Params();
   const f = eventFilter(db, q, params);
-  const countParams = [...params.values];
+  const plain = `SELECT count(${f.distinct ? `DISTINCT ${f.id}` : '*'}) AS n FROM ${f.from} WHERE ${f.where}`;
+  const byDay = countsByDay(q);
+  const total = byDay ? dayCountSql(db, q, params, () => f) : plain;
+  // On its own the total binds only what it reads: without an edge day the day counts never read the list's condition.
+  const own = new Params();
+  const count = byDay ? dayCountSql(db, q, own, () => eventFilter(db, q, own)) : plain;
+  const countParams = byDay ? own.values : [...params.values];
   const limit = params.count(q.limit);
   const offset = params.count(q.offset);
-  const count = `SELECT count(${f.distinct ? `DISTINCT ${f.id}` : '*'}) AS n FROM ${f.from} WHERE ${f.where}`;
   // Only the page's ids are found by the ordered scan; the records (with their term subqueries) are read for those alone.
-  const page = `SELECT ${recordColumns(db, EVENT, EVENT_TERMS)}, (${count}) AS ${TOTAL}
-      FROM (SELECT ${f.distinct ? 'DISTINCT ' : ''}${f.id} AS id, ${f.key} AS k FROM ${f.from} WHERE ${f.where}
-             ORDER BY k, id LIMIT ${limit} OFFSET ${offset}) page
+  const page = `SELECT ${recordColumns(db, EVENT, EVENT_TERMS)}, (${total}) AS ${TOTAL}
+      FROM (${pageIds(db, q, f, params, limit, offset)}) page
       JOIN ${db.t.posts} p ON p.id = page.id
       JOIN ${db.t.events} x ON x.post_id = page.id
      ORDER BY page.k, page.id`;

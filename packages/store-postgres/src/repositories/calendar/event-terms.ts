@@ -46,8 +46,8 @@ export async function replaceEventTerms(db: Db, eventId: number, lists: TermList
   }
   const added = termIds.length
     ? await db.sql.query<{ term_id: string | number }>(
-        `INSERT INTO ${db.t.termRelationships} (object_id, term_id, taxonomy, term_order, object_type, status, start_utc, hide_from_listings)
-         SELECT e.post_id, w.term_id, w.taxonomy, w.ord, p.type, e.status, e.start_utc, e.hide_from_listings
+        `INSERT INTO ${db.t.termRelationships} (object_id, term_id, taxonomy, term_order, object_type, status, start_utc, end_utc, hide_from_listings)
+         SELECT e.post_id, w.term_id, w.taxonomy, w.ord, p.type, e.status, e.start_utc, e.end_utc, e.hide_from_listings
            FROM unnest($2::bigint[], $3::text[], $4::integer[]) AS w(term_id, taxonomy, ord)
            JOIN ${db.t.events} e ON e.post_id = $1::bigint
            JOIN ${db.t.posts} p ON p.id = e.post_id
@@ -60,13 +60,13 @@ export async function replaceEventTerms(db: Db, eventId: number, lists: TermList
 }
 
 /** Event fields term_relationships keeps a copy of (for the category and tag lists). */
-export const LIST_KEY_FIELDS = ['status', 'startDateUtc', 'hideFromListings'] as const;
+export const LIST_KEY_FIELDS = ['status', 'startDateUtc', 'endDateUtc', 'hideFromListings'] as const;
 
 /** Copies the event's list keys to its term assignments again, after they changed. */
 export async function syncEventTermKeys(db: Db, eventId: number): Promise<void> {
   await db.sql.query(
     `UPDATE ${db.t.termRelationships} r
-        SET status = e.status, start_utc = e.start_utc, hide_from_listings = e.hide_from_listings
+        SET status = e.status, start_utc = e.start_utc, end_utc = e.end_utc, hide_from_listings = e.hide_from_listings
        FROM ${db.t.events} e
       WHERE e.post_id = $1::bigint AND r.object_id = e.post_id`,
     [eventId],

@@ -1,0 +1,224 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createSite, silentLogger, ZERO_DATE, type EventQuery } from '@siterest/core';
+import { newEvent } from '@siterest/core/testing';
+import { postgresStore, type PostgresStore } from '../src/index.js';
+import { eventListSql } from '../src/repositories/calendar/event-list.js';
+import { tablesIn } from '../src/tables.js';
+import { dropSchema, emptySchema, openTestDatabase, uniqueSchema, type TestDatabase } from './support/database.js';
+
+/**
+ * event_day_counts (migration 012) against the events themselves: the table equals a recount after any writes,
+ * concurrent ones included, and a list total taken from it equals a plain count(*) of the same condition (the page
+ * equals the plain ordered query's).
+ */
+let db: TestDatabase;
+let store: PostgresStore;
+/** A second instance on the same schema, as another process of the app would be. */
+let other: PostgresStore;
+const schema = uniqueSchema('daycounts');
+const s = `"${schema}"`;
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  store = postgresStore({ ...db.connection('siterest-test-a'), schema });
+  other = postgresStore({ ...db.connection('siterest-test-b'), schema });
+  await store.migrate();
+});
+
+afterAll(async () => {
+  await store?.close();
+  await other?.close();
+  if (db) {
+    await dropSchema(db, schema);
+    await db.close();
+  }
+});
+
+beforeEach(async () => {
+  await emptySchema(db, schema);
+});
+
+const KEY = `status, hide_from_listings AS hidden, start_day::text AS start_day, end_day::text AS end_day`;
+
+/** The counts table without its emptied rows, and the same grouping counted from `events`, in one order. */
+async function countsAndRecount() {
+  const counts = await db.admin(`SELECT ${KEY}, n::int AS n FROM ${s}.event_day_counts WHERE n <> 0 ORDER BY 1, 2, 3, 4`);
+  const recount = await db.admin(
+    `SELECT ${KEY}, n::int AS n FROM (SELECT status, hide_from_listings, start_utc::date AS start_day, end_utc::date AS end_day, count(*) AS n
+       FROM ${s}.events GROUP BY 1, 2, 3, 4) r ORDER BY 1, 2, 3, 4`,
+  );
+  return { counts, recount };
+}
+
+const STATUSES = ['publish', 'draft', 'private', 'trash'] as const;
+const base = Date.UTC(2027, 2, 10);
+/** Minutes from 2027-03-10 00:00 UTC as a WordPress UTC instant. */
+const at = (minutes: number) => new Date(base + minutes * 60_000).toISOString().slice(0, 19).replace('T', ' ');
+const DAY = 24 * 60;
+
+describe('event_day_counts', () => {
+  it('equals a recount after creates, updates of every key and deletes, one statement of many rows included', async () => {
+    const a = await store.events.create(newEvent({ startDateUtc: at(60), endDateUtc: at(120) }));
+    const b = await store.events.create(newEvent({ startDateUtc: at(DAY - 1), endDateUtc: at(3 * DAY), status: 'draft' }));
+    const c = await other.events.create(newEvent({ startDateUtc: ZERO_DATE, endDateUtc: ZERO_DATE, hideFromListings: true }));
+    await store.events.update(a.id, { status: 'private' });
+    await store.events.update(b.id, { hideFromListings: true });
+    await other.events.update(c.id, { startDateUtc: at(2 * DAY), endDateUtc: at(2 * DAY - 30) });
+    await store.events.update(a.id, { startDateUtc: at(5 * DAY), endDateUtc: at(6 * DAY) });
+    await store.events.update(a.id, { title: 'Only the title' });
+    let { counts, recount } = await countsAndRecount();
+    expect(counts).toEqual(recount);
+    expect(recount).toHaveLength(3);
+
+    await db.admin(`UPDATE ${s}.events SET start_utc = start_utc + interval '1 day', status = 'publish'`);
+    await db.admin(`DELETE FROM ${s}.posts WHERE id = $1`, [b.id]);
+    ({ counts, recount } = await countsAndRecount());
+    expect(counts).toEqual(recount);
+    await db.admin(`TRUNCATE ${s}.events`);
+    ({ counts, recount } = await countsAndRecount());
+    expect(counts).toEqual([]);
+  });
+
+  it('stays equal to a recount under concurrent creates, updates, status changes and deletes on two instances', async () => {
+    const instances = [store, other];
+    const ids: number[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await instances[i % 2]!.events.create(newEvent({ startDateUtc: at(i * 90), endDateUtc: at(i * 90 + 60) }))).id);
+    // Three days only, so concurrent writers keep meeting on the same counter rows.
+    const work = Array.from({ length: 120 }, (_, i) => {
+      const instance = instances[i % 2]!;
+      const id = ids[i % ids.length]!;
+      const minutes = ((i * 37) % (3 * DAY)) - 30;
+      switch (i % 6) {
+        case 0:
+          return instance.events.create(newEvent({ startDateUtc: at(minutes), endDateUtc: at(minutes + (i % 3) * DAY), status: STATUSES[i % 4] }));
+        case 1:
+          return instance.events.update(id, { status: STATUSES[(i >> 1) % 4] });
+        case 2:
+          return instance.events.update(id, { startDateUtc: at(minutes), endDateUtc: at(minutes + 45) });
+        case 3:
+          return instance.events.update(id, { hideFromListings: i % 4 === 3 });
+        case 4:
+          // Rows locked in id order first, as any multi-row writer must, or two such statements deadlock on `events` alone.
+          return instance.sql.query(
+            `UPDATE ${s}.events SET start_utc = start_utc + interval '20 hours'
+              WHERE post_id IN (SELECT post_id FROM ${s}.events WHERE post_id = ANY($1::bigint[]) ORDER BY post_id FOR UPDATE)`,
+            [ids.slice(0, 6)],
+          );
+        default:
+          return instance.sql.query(
+            `DELETE FROM ${s}.posts WHERE id IN (SELECT post_id FROM ${s}.events WHERE post_id <> ALL($1::bigint[]) ORDER BY post_id DESC LIMIT 1)`,
+            [ids],
+          );
+      }
+    });
+    const outcomes = await Promise.allSettled(work);
+    expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([]);
+    const { counts, recount } = await countsAndRecount();
+    expect(counts).toEqual(recount);
+    expect(recount.length).toBeGreaterThan(3);
+  });
+
+  it('pages an end-bounded window through an event that ends before it starts', async () => {
+    const early = await store.events.create(newEvent({ startDateUtc: at(DAY + 60), endDateUtc: at(DAY + 120) }));
+    const reversed = await store.events.create(newEvent({ startDateUtc: at(5 * DAY), endDateUtc: at(60) }));
+    await store.events.create(newEvent({ startDateUtc: at(4 * DAY), endDateUtc: at(4 * DAY + 60) }));
+    const q: EventQuery = { statuses: ['publish'], startsAfter: at(0), endsBefore: `${at(2 * DAY).slice(0, 10)} 23:59:59`, orderBy: 'start', offset: 0, limit: 10 };
+    const page = await store.events.list(q);
+    expect({ total: page.total, ids: page.items.map((item) => item.id) }).toEqual({ total: 2, ids: [early.id, reversed.id] });
+    expect((await store.events.list({ ...q, offset: 1, limit: 1 })).items.map((item) => item.id)).toEqual([reversed.id]);
+    // A search is found through its own index: splitting its page would run the search twice.
+    const tables = { sql: store.sql, t: tablesIn(schema) };
+    expect(eventListSql(tables, q).page).toContain('UNION ALL');
+    expect(eventListSql(tables, { ...q, search: 'jazz' }).page).not.toContain('UNION ALL');
+  });
+
+  it('pages a window bounded only by the end from the first start the day counts allow, long events included', async () => {
+    const long = await store.events.create(newEvent({ startDateUtc: at(-30 * DAY), endDateUtc: at(12 * 60) }));
+    const short = await store.events.create(newEvent({ startDateUtc: at(DAY), endDateUtc: at(DAY + 60) }));
+    await store.events.create(newEvent({ startDateUtc: at(-20 * DAY), endDateUtc: at(-20 * DAY + 60) }));
+    const q: EventQuery = { statuses: ['publish'], endsAfter: at(8 * 60), endsBefore: `${at(2 * DAY).slice(0, 10)} 23:59:59`, orderBy: 'start', offset: 0, limit: 10 };
+    const page = await store.events.list(q);
+    expect({ total: page.total, ids: page.items.map((item) => item.id) }).toEqual({ total: 2, ids: [long.id, short.id] });
+    expect((await store.events.list({ ...q, endsBefore: undefined })).items.map((item) => item.id)).toEqual([long.id, short.id]);
+  });
+
+  it('serves the totals of the API\'s own default lists (anonymous, later page, editor) from the day counts', async () => {
+    const site = createSite({ store, cache: false, logger: silentLogger });
+    const list = store.events.list;
+    const recorded: EventQuery[] = [];
+    store.events.list = async (query: EventQuery) => {
+      recorded.push(query);
+      return list(query);
+    };
+    try {
+      const editor = { id: 1, login: 'editor', roles: ['editor'] };
+      for (const [query, principal] of [['', undefined], ['page=3', undefined], ['status=publish,private', editor]] as const) {
+        await site.handle({ method: 'GET', path: '/cal/events/v1/events', query, headers: {}, principal });
+      }
+    } finally {
+      store.events.list = list;
+    }
+    expect(recorded).toHaveLength(3);
+    for (const query of recorded) expect(eventListSql({ sql: store.sql, t: tablesIn(schema) }, query).count).toContain('event_day_counts');
+  });
+
+  it('gives list totals equal to a plain count(*), and pages equal to the plain ordered query, over random events and windows', async () => {
+    const minute = fc.oneof(fc.integer({ min: -DAY, max: 4 * DAY }), fc.constantFrom(0, DAY, 2 * DAY, DAY - 1, 2 * DAY - 1).map((m) => m));
+    const event = fc.record({
+      start: fc.oneof({ arbitrary: minute, weight: 9 }, { arbitrary: fc.constant(null), weight: 1 }),
+      // Some end before they start: the counts must not rely on end >= start.
+      duration: fc.oneof(fc.integer({ min: 0, max: 3 * DAY }), fc.integer({ min: -3 * DAY, max: 0 })),
+      status: fc.constantFrom(...STATUSES),
+      hidden: fc.boolean(),
+    });
+    /** A bound: any minute, a day's first or last second (the API's whole-day windows), or none. */
+    const bound = fc.option(
+      fc.oneof(
+        minute.map((m) => at(m)),
+        fc.integer({ min: -1, max: 4 }).map((d) => at(d * DAY)),
+        fc.integer({ min: -1, max: 4 }).map((d) => `${at(d * DAY).slice(0, 10)} 23:59:59`),
+      ),
+      { nil: undefined },
+    );
+    const query = fc.record({
+      statuses: fc.constantFrom<EventQuery['statuses']>(['publish'], ['publish', 'private'], ['draft'], 'any'),
+      readable: fc.option(fc.subarray([...STATUSES], { minLength: 0 }), { nil: undefined }),
+      excludeHidden: fc.boolean(),
+      startsAfter: bound,
+      startsBefore: bound,
+      endsAfter: bound,
+      endsBefore: bound,
+      offset: fc.oneof(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 30 })),
+      limit: fc.integer({ min: 1, max: 10 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(event, { maxLength: 40 }), fc.array(query, { minLength: 1, maxLength: 12 }), async (events, queries) => {
+        await db.admin(`DELETE FROM ${s}.posts`);
+        for (const e of events) {
+          const start = e.start === null ? ZERO_DATE : at(e.start);
+          const end = e.start === null ? ZERO_DATE : at(e.start + e.duration);
+          await store.events.create(newEvent({ startDateUtc: start, endDateUtc: end, status: e.status, hideFromListings: e.hidden }));
+        }
+        for (const { readable, ...rest } of queries) {
+          const q: EventQuery = { ...rest, orderBy: 'start', ...(readable ? { visibility: { statuses: readable } } : {}) };
+          expect(eventListSql({ sql: store.sql, t: tablesIn(schema) }, q).count).toContain('event_day_counts');
+          const { total, items } = await store.events.list(q);
+          const [plain] = await db.admin(
+            `SELECT count(*)::int AS n, COALESCE((SELECT array_agg(id ORDER BY k, id) FROM (SELECT post_id::int AS id, start_utc AS k FROM matching ORDER BY k, id LIMIT $9 OFFSET $8) page), '{}') AS ids
+               FROM matching`.replace(/matching/g, `(SELECT * FROM ${s}.events
+              WHERE CASE WHEN $1::text[] IS NULL THEN status NOT IN ('trash', 'auto-draft') ELSE status = ANY($1::text[]) END
+                AND ($2::text[] IS NULL OR status = ANY($2::text[]))
+                AND NOT ($3::boolean AND hide_from_listings)
+                AND ($4::timestamp IS NULL OR start_utc >= $4) AND ($5::timestamp IS NULL OR start_utc <= $5)
+                AND ($6::timestamp IS NULL OR end_utc >= $6) AND ($7::timestamp IS NULL OR end_utc <= $7)) m`),
+            [q.statuses === 'any' ? null : q.statuses, readable ?? null, q.excludeHidden, q.startsAfter ?? null, q.startsBefore ?? null, q.endsAfter ?? null, q.endsBefore ?? null, q.offset, q.limit],
+          );
+          // The page too: a start-ordered page bounded by the end is read as two scans (pageIds in event-list.ts).
+          expect({ query: q, total, ids: items.map((item) => item.id) }).toEqual({ query: q, total: plain!.n, ids: plain!.ids });
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+});
