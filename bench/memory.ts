@@ -13,7 +13,7 @@ import { startBenchServer } from './lib/server-process.js';
 
 const seconds = Number(process.env.BENCH_MEMORY_SECONDS ?? 600);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 20);
-const SAMPLE_MS = 10_000;
+const SAMPLE_MS = 2_000;
 const WORDS = ['jazz', 'market', 'workshop', 'concert', 'festival', 'talk', 'run', 'fair', 'night', 'matinee', 'berlin', 'sydney'];
 
 function rssMiB(pid: number): number {
@@ -69,6 +69,14 @@ const steady = samples.filter((s) => s.at >= Math.min(60, seconds / 4));
 const meanAt = steady.reduce((n, s) => n + s.at, 0) / steady.length;
 const meanRss = steady.reduce((n, s) => n + s.rss, 0) / steady.length;
 const slope = steady.reduce((n, s) => n + (s.at - meanAt) * (s.rss - meanRss), 0) / Math.max(1e-9, steady.reduce((n, s) => n + (s.at - meanAt) ** 2, 0));
+// The lowest resident set of each minute: right after a collection, so a leak shows there first.
+const troughs: Array<{ minute: number; rss: number }> = [];
+for (let minute = 1; minute * 60 <= Math.ceil(seconds / 60) * 60; minute++) {
+  const inMinute = samples.filter((s) => s.at > (minute - 1) * 60 && s.at <= minute * 60);
+  if (inMinute.length) troughs.push({ minute, rss: Math.min(...inMinute.map((s) => s.rss)) });
+}
+const laterTroughs = troughs.filter((t) => t.minute >= 2);
+const troughSlope = laterTroughs.length > 1 ? (laterTroughs.at(-1)!.rss - laterTroughs[0]!.rss) / (laterTroughs.at(-1)!.minute - laterTroughs[0]!.minute) : 0;
 const statuses = result.statusCodeStats as unknown as Record<string, { count: number }>;
 const every = (n: number) => samples.filter((_, i) => i % n === 0 || i === samples.length - 1);
 const fmt = (n: number) => n.toFixed(0);
@@ -77,7 +85,7 @@ const markdown = [
   '',
   `One Fastify server, memory store, 10,000 events, 10,000 redirects, answer cache and fragments on (defaults), the site clock running; autocannon, ${connections} connections, ${seconds} s of a mixed load: event lists on 60 pages and 48 searches (45 % and 10 %), single events (10 %), venue lists (5 %), event updates as an administrator (2 %, each invalidating the calendar's cached answers and fragments), redirected URLs (8 %) and the app's own pages through the redirect middleware (20 %); redirect and 404 logs off (they are data kept by design). Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. Load average at the end: ${os.loadavg()[0]!.toFixed(1)}. Command: \`BENCH_MEMORY_SECONDS=${seconds} pnpm bench:memory\`.`,
   '',
-  `${Math.round(result.requests.total).toLocaleString('en')} requests (${Math.round(result.requests.average)} per second; statuses ${Object.entries(statuses).map(([code, s]) => `${code}: ${s.count}`).join(', ')}; ${result.errors} errors). Resident set (MiB): at start ${fmt(samples[0]!.rss)}, after the first minute ${fmt(steady[0]?.rss ?? 0)}, at the end ${fmt(samples.at(-1)!.rss)}, highest ${fmt(Math.max(...samples.map((s) => s.rss)))}; slope after the first minute ${(slope * 60).toFixed(2)} MiB per minute.`,
+  `${Math.round(result.requests.total).toLocaleString('en')} requests (${Math.round(result.requests.average)} per second; statuses ${Object.entries(statuses).map(([code, s]) => `${code}: ${s.count}`).join(', ')}; ${result.errors} errors). Resident set (MiB): at start ${fmt(samples[0]!.rss)}, after the first minute ${fmt(steady[0]?.rss ?? 0)}, at the end ${fmt(samples.at(-1)!.rss)}, highest ${fmt(Math.max(...samples.map((s) => s.rss)))}; slope after the first minute ${(slope * 60).toFixed(2)} MiB per minute (sampled every ${SAMPLE_MS / 1000} s). Lowest of each minute (MiB): ${troughs.map((t) => fmt(t.rss)).join(', ')}; from the second minute to the last, ${troughSlope >= 0 ? '+' : ''}${troughSlope.toFixed(2)} MiB per minute.`,
   '',
   '| second | RSS (MiB) |',
   '|---:|---:|',
