@@ -60,6 +60,19 @@ describe('export and import', () => {
     }
   });
 
+  it('takes a format named in the query before the path\'s, as WordPress orders parameters, and ignores one that names none', async () => {
+    await source.api('POST', `${NS}/bulk/redirect/delete`, { global: true });
+    await source.redirect(URL_REDIRECTS[0]!);
+    const csv = await exported(source, '1', 'csv');
+    const nginx = await exported(source, '1', 'nginx');
+    expect((await source.api('GET', `${NS}/export/1/csv?format=nginx`)).body.data).toBe(nginx);
+    for (const query of ['format=', 'format=constructor', 'format=__proto__', 'format[]=csv', 'format=xml']) {
+      const answer = await source.api('GET', `${NS}/export/1/csv?${query}`);
+      expect(answer.status, query).toBe(200);
+      expect(answer.body.data, query).toBe(csv);
+    }
+  });
+
   it('round-trips JSON: groups and redirects come back the same but for their ids', async () => {
     await source.api('POST', `${NS}/bulk/redirect/delete`, { global: true });
     for (const body of [...URL_REDIRECTS, ...MORE_REDIRECTS]) await source.redirect({ ...body, title: 'Τίτλος "quoted"' });

@@ -134,6 +134,11 @@ export class ApiRequest {
     return merged;
   }
 
+  /** The variables of the route's path (WordPress get_url_params). */
+  urlParams(): Record<string, unknown> {
+    return this.sources.url;
+  }
+
   /** The query-string params as sent. */
   queryParams(): Record<string, unknown> {
     return this.sources.query;

@@ -72,11 +72,15 @@ async function importFile(request: ApiRequest): Promise<unknown> {
   return { imported: extension === 'json' ? attempts : imported };
 }
 
+const EXPORT_FORMATS = ['csv', 'apache', 'nginx', 'json'] as const;
+
 async function exportFile(request: ApiRequest): Promise<unknown> {
   const { settings, wire } = await redirectionState(request);
   const repos = request.site.store.redirection;
   const module = String(request.get('module'));
-  const format = String(request.get('format'));
+  // A `format` in the query string comes before the path's (WordPress's parameter order); one that names no
+  // export format is not used, and the path's (which the route's pattern checked) is.
+  const format = EXPORT_FORMATS.find((name) => name === request.get('format')) ?? EXPORT_FORMATS.find((name) => name === request.urlParams().format) ?? 'csv';
   const all = module === 'all';
   const moduleId = intval(module);
   if (!all && ![1, 2, 3].includes(moduleId)) throw redirectionErrors.exportInvalidModule();
@@ -86,7 +90,7 @@ async function exportFile(request: ApiRequest): Promise<unknown> {
     : await repos.redirects.all({ status: 'enabled', moduleId, enabledGroups: true });
   const input: ExportInput = { groups, redirects, counts: await repos.redirects.countByGroup(), wire, now: request.site.now(), https: settings.https };
   const writers = { csv: exportCsv, apache: exportApache, nginx: exportNginx, json: exportJson } as const;
-  const data = writers[format as keyof typeof writers](input);
+  const data = writers[format](input);
   return { data, total: redirects.length };
 }
 
