@@ -169,3 +169,28 @@ describe('custom headers', () => {
     expect([redirect.header('x-site-wide'), redirect.header('x-only-redirects')]).toEqual(['on', 'yes']);
   });
 });
+
+for (const adapter of ['express', 'fastify'] as const) {
+  describe(`custom headers Node cannot send as written, through ${adapter}`, () => {
+    const t = useRedirectionSite({ adapter });
+
+    it('leaves out the characters Node cannot send in a header (control characters, beyond Latin-1) instead of failing', async () => {
+      await t.api('POST', `${NS}/setting`, {
+        headers: [
+          { type: 'custom', headerName: 'x-price', headerValue: 'ab\u0001c \u20ac5 net', location: 'site' },
+          { type: 'custom', headerName: 'x-only-redirects', headerValue: 'y\u007fes \u20ac', location: 'redirect' },
+        ],
+      });
+      await t.redirect({ url: '/odd-headers', action_data: { url: '/t' } });
+      // The first request after the settings changed is decided asynchronously, the next ones at once: both.
+      for (let i = 0; i < 2; i++) {
+        const redirect = await t.visit('/odd-headers');
+        expect(redirect.status).toBe(301);
+        expect([redirect.header('x-price'), redirect.header('x-only-redirects')]).toEqual(['abc 5 net', 'yes']);
+        const page = await t.visit('/a-page-of-the-app');
+        expect(page.status).toBe(404);
+        expect(page.header('x-price')).toBe('abc 5 net');
+      }
+    });
+  });
+}

@@ -34,6 +34,7 @@ export function siterestRedirects(site: Site, options: RedirectMiddlewareOptions
     // Redirects decided at once from what is loaded (a canonical host, say) need no promise either.
     const now = site.redirects.handleNow(request);
     if (now) return apply(now);
-    site.redirects.handle(request).then(apply, (error: unknown) => next(error));
+    // `apply` failing (a header Node refuses, say) is the app's error, not an unhandled rejection.
+    site.redirects.handle(request).then(apply).catch((error: unknown) => next(error));
   };
 }

@@ -43,7 +43,8 @@ export const siterestRedirectsFastify: FastifyPluginAsync<SiterestRedirectsOptio
     };
     const now = site.redirects.handleNow(neutral);
     if (now) return apply(now);
-    site.redirects.handle(neutral).then(apply, done);
+    // `apply` failing (a header Node refuses, say) is the app's error, not an unhandled rejection.
+    site.redirects.handle(neutral).then(apply).catch(done);
   });
 };
 

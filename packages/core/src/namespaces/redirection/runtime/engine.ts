@@ -73,6 +73,16 @@ const NO_CACHE: Array<[string, string]> = [
 const EXPIRE_EVERY_MS = 60 * 60 * 1000;
 const DAY_MS = 86_400_000;
 
+/**
+ * A custom header's value as Node can send it: control characters and characters beyond Latin-1 (`€`), which Node
+ * refuses in a header (a throw in the middle of the app's answer), are left out. PHP would send their bytes; Node
+ * cannot be made to send one encoding for them (it writes a header as Latin-1, or as UTF-8 when the app's body is
+ * text), so siterest sends none (docs/compatibility.md).
+ */
+function wireHeaderValue(value: unknown): string {
+  return String(value).replace(/[^\t\x20-\x7e\x80-\xff]/g, '');
+}
+
 function header(headers: RedirectRequest['headers'], name: string): string {
   const value = headers[name];
   return (Array.isArray(value) ? value[0] : value) ?? '';
@@ -232,7 +242,7 @@ export class RedirectEngine {
     const decision = await this.decideWith(request, settings);
     // Redirection's custom headers for the whole site go on every answer of the app.
     if (decision.action === 'continue' && settings.headers.some((h) => h.location === 'site')) {
-      const headers = settings.headers.filter((h) => h.location === 'site').map((h): [string, string] => [String(h.headerName), String(h.headerValue)]);
+      const headers = settings.headers.filter((h) => h.location === 'site').map((h): [string, string] => [String(h.headerName), wireHeaderValue(h.headerValue)]);
       return { ...decision, headers };
     }
     return decision;
@@ -414,7 +424,7 @@ export class RedirectEngine {
       // Site headers, then redirect headers (which win over site headers of the same name).
       const custom = new Map<string, [string, string]>();
       for (const location of ['site', 'redirect']) {
-        for (const h of settings.headers) if (h.location === location) custom.set(String(h.headerName).toLowerCase(), [String(h.headerName), String(h.headerValue)]);
+        for (const h of settings.headers) if (h.location === location) custom.set(String(h.headerName).toLowerCase(), [String(h.headerName), wireHeaderValue(h.headerValue)]);
       }
       headers.push(...custom.values());
     }
