@@ -26,6 +26,11 @@ export function siterestExpress(site: Site<Request>, options: SiterestExpressOpt
   const passOn = (options.unmatched ?? 'next') === 'next';
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     try {
+      const sent = site.sentAnswer(req.method, req.url, req.headers, req.baseUrl);
+      if (sent) {
+        send(res, sent);
+        return;
+      }
       if (passOn && !site.serves(req.path)) {
         next();
         return;

@@ -1,5 +1,6 @@
 import { AnswerCache, type AnswerCacheOptions } from './answer-cache.js';
 import { FragmentCache, type FragmentCacheOptions } from './fragment-cache.js';
+import { SentAnswers } from './sent-answers.js';
 import { newApplicationPasswordRecord } from './auth/application-passwords.js';
 import type { AuthenticateHook } from './auth/authenticate.js';
 import { createNonce, DEFAULT_NONCE_LIFETIME, newNonceKey, NONCE_KEY_OPTION, verifyNonce, type NonceSubject } from './auth/nonce.js';
@@ -109,6 +110,7 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
   private nonceKey: string | null = null;
   private unsubscribe: (() => void) | null = null;
   private readonly answers: AnswerCache | null;
+  readonly sentAnswers: SentAnswers | null;
   readonly fragments: FragmentCache | null;
   readonly redirects: RedirectEngine;
 
@@ -124,7 +126,19 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
     this.nonceLifetime = options.nonceLifetime ?? DEFAULT_NONCE_LIFETIME;
     this.clock = options.clock ?? systemClock;
     this.configured = options.settings ?? {};
-    this.answers = options.cache === false ? null : new AnswerCache(options.store, () => this.clock(), options.cache === true ? {} : options.cache);
+    const cacheOptions: AnswerCacheOptions = typeof options.cache === 'object' ? options.cache : {};
+    this.answers = options.cache === false ? null : new AnswerCache(options.store, () => this.clock(), cacheOptions);
+    const versions = SentAnswers.storeOf(options.store);
+    // Answers as sent hold the bytes the answer cache already holds: a quarter of its byte bound, which it
+    // estimates at four bytes per character of JSON.
+    this.sentAnswers =
+      options.cache === false || options.authenticate || !versions
+        ? null
+        : new SentAnswers(versions, () => this.clock(), {
+            maxEntries: cacheOptions.maxEntries ?? 256,
+            maxBytes: (cacheOptions.maxBytes ?? 32 * 1024 * 1024) / 4,
+            maxAgeMs: cacheOptions.maxAgeMs ?? 30_000,
+          });
     this.fragments = options.fragments === false ? null : new FragmentCache(() => this.clock(), options.fragments === true ? {} : options.fragments);
     this.current = resolveSettings(this.configured);
     this.media = new MediaLibrary(this, { ...options.media, files: options.files });
@@ -264,6 +278,15 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
    * Serves one neutral request. Adapters pass `bodyError` when the body could not be read (413, 400). While the
    * store cannot start, the answer is 503 `rest_service_unavailable`.
    */
+  /**
+   * The answer this request got a moment ago, when nothing but its URL decided it (see sent-answers.ts); else null,
+   * and the request goes to `handle`. Synchronous: adapters ask it first. `url` is the path below the mount point
+   * with the query string, `basePath` the mount point as `handle` would get it.
+   */
+  sentAnswer(method: string, url: string, headers: SiteRequest['headers'], basePath: string = this.basePath): SiteResponse | null {
+    return this.sentAnswers && this.started ? this.sentAnswers.find(method, url, headers, basePath, this.current) : null;
+  }
+
   async handle(request: SiteRequest, bodyError?: ApiError): Promise<SiteResponse> {
     const unavailable = this.started ? undefined : await this.startForRequests();
     return handleRequest(this, request, unavailable ?? bodyError);

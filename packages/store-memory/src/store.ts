@@ -103,6 +103,10 @@ export class MemoryStore implements SiteStore {
   }
 
   async changeVersion(scopes: readonly ChangeScope[] = CHANGE_SCOPES): Promise<number> {
+    return this.knownChangeVersion(scopes);
+  }
+
+  knownChangeVersion(scopes: readonly ChangeScope[] = CHANGE_SCOPES): number {
     let version = 0;
     for (const scope of scopes) version += this.db.changes[scope];
     return version;

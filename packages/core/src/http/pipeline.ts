@@ -1,6 +1,8 @@
 import { validateHeaderName, validateHeaderValue } from 'node:http';
 import { callerKey, encodeShared, sharedBytes } from '../answer-cache.js';
 import { parseWithZod } from '../args/zod-args.js';
+import type { SentAnswers } from '../sent-answers.js';
+import type { ChangeScope } from '../store/change-scopes.js';
 import type { ArgSpec } from '../args/spec.js';
 import { sanitizeValue, validateValue } from '../args/schema-rules.js';
 import { identifyCaller, type AuthContext, type Caller } from '../auth/authenticate.js';
@@ -24,6 +26,8 @@ import { headerValue, type SiteRequest, type SiteResponse, type UploadedFile } f
 export interface PipelineContext extends AuthContext {
   readonly basePath: string;
   readonly cors: CorsOption | undefined;
+  /** Whole answers kept under their URL (see sent-answers.ts); null when the site cannot keep them. */
+  readonly sentAnswers: SentAnswers | null;
 }
 
 interface BodyParams {
@@ -107,6 +111,11 @@ interface DispatchState {
   route: CompiledRoute | null;
   /** The methods the route allows this caller (the Allow header), when a kept answer brought them along. */
   allow?: string[];
+  /**
+   * For an answer from the request-level cache: the clock's second of its key, and the scopes and change version
+   * read before it was looked up — what the answer as sent may be kept with (see sent-answers.ts).
+   */
+  sent?: { second: number; scopes: readonly ChangeScope[]; version: number | null };
 }
 
 /**
@@ -129,9 +138,9 @@ class RequestAnswer extends ApiResponse {
  * clock to the second (defaults such as TEC's window of dates follow the clock; nothing finer shows in answers).
  * Null when the request is not one whose answer is kept.
  */
-function requestAnswerKey(ctx: PipelineContext, request: ApiRequest, match: RouteMatch, body: BodyParams): unknown[] | null {
+function requestAnswerKey(request: ApiRequest, match: RouteMatch, body: BodyParams, second: number): unknown[] | null {
   if (request.method !== 'GET' || body.json !== null || body.jsonError || body.files.length || Object.keys(body.form).length) return null;
-  return ['request', match.route.pattern, request.queryParams(), match.params, callerKey(request.principal), request.apiRoot, Math.floor(ctx.now() / 1000)];
+  return ['request', match.route.pattern, request.queryParams(), match.params, callerKey(request.principal), request.apiRoot, second];
 }
 
 /**
@@ -218,8 +227,11 @@ async function dispatch(
   request.endpoint = match.endpoint;
   request.setUrlParams(match.params);
   const scopes = match.endpoint.definition.answerScopes;
-  const key = scopes ? requestAnswerKey(ctx, request, match, body) : null;
+  const second = Math.floor(ctx.now() / 1000);
+  const key = scopes ? requestAnswerKey(request, match, body, second) : null;
   if (!scopes || !key) return runEndpoint(ctx, request, match, body);
+  // Read before the lookup: an answer computed meanwhile is then never kept as newer than it is.
+  state.sent = { second, scopes, version: ctx.sentAnswers ? ctx.sentAnswers.version(scopes) : null };
   const kept = await ctx.cached(key, scopes, async () => {
     const response = await runEndpoint(ctx, request, match, body);
     return new RequestAnswer(response, await allowedMethods(match.route, request));
@@ -426,6 +438,12 @@ async function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?
   if (rawMethod === 'HEAD') return { status, headers: [...out, ['Content-Length', String(bytes ? bytes.length : Buffer.byteLength(text))]], body: '' };
   const answer: SiteResponse = { status, headers: out, body: text };
   if (bytes) answer.bodyBytes = bytes;
+  const sent = state.sent;
+  // Kept as sent only when nothing but the URL decided it: an anonymous caller of a site without an authenticate
+  // hook, and no header WordPress would add for that caller.
+  if (sent && sent.version !== null && ctx.sentAnswers && !isError && !principal && !ctx.authenticateHook && !Object.hasOwn(input, 'principal') && !caller.headers.length) {
+    ctx.sentAnswers.keep(input, input.basePath ?? ctx.basePath, ctx.settings, sent.second, sent.scopes, sent.version, answer);
+  }
   return answer;
 }
 

@@ -125,6 +125,11 @@ export interface SiteStore {
    * could not advance it yet): callers then must not trust an answer cached earlier.
    */
   changeVersion?(scopes?: readonly ChangeScope[]): Promise<number>;
+  /**
+   * The same version, known at once without asking anything: only for a store whose every write happens in this
+   * process (the memory store). With it, whole answers can be kept as sent (see sent-answers.ts in core).
+   */
+  knownChangeVersion?(scopes?: readonly ChangeScope[]): number;
   /** Readies the store (the PostgreSQL store checks its schema); idempotent. */
   init?(): Promise<void>;
   close?(): Promise<void>;

@@ -13,6 +13,7 @@ import { manualClock } from '../clock.js';
 import { silentLogger } from '../site-context.js';
 import type { SiteStore } from '../store/repositories.js';
 import { basicAuth, header, headerNames, rawRequest, type RawResponse } from './http-client.js';
+import { newEvent } from './fixtures.js';
 
 export interface RunningServer {
   /** Absolute URL of the API root, without a trailing slash (e.g. `http://127.0.0.1:4321/api`). */
@@ -138,6 +139,40 @@ export function adapterContractSuite(name: string, harness: AdapterHarness): voi
 
     afterAll(async () => {
       await server?.close();
+    });
+
+    it('answers a repeated anonymous list request from the answer it sent, byte for byte, and asks the pipeline whenever a header could change it', async () => {
+      const store = await harness.createStore();
+      // Without an authenticate hook (the contract site has one): only then are answers kept under their URL.
+      const open = createSite({ store, settings: { name: 'Open Site', url: 'http://127.0.0.1:8080' }, clock: manualClock('2026-11-21T16:41:37Z'), logger: silentLogger });
+      await store.events.create(newEvent({ title: 'Sent once', startDate: '2027-01-05 10:00:00', startDateUtc: '2027-01-05 10:00:00' }));
+      let handled = 0;
+      const handle = open.handle.bind(open);
+      open.handle = (...args) => {
+        handled++;
+        return handle(...args);
+      };
+      const running = await harness.serve(open);
+      try {
+        const url = `${running.url}/cal/events/v1/events?per_page=3`;
+        const withoutDate = (response: RawResponse) => response.headers.filter(([name]) => name.toLowerCase() !== 'date');
+        const first = await rawRequest(url);
+        expect(first.status).toBe(200);
+        expect(json(first).events[0].title).toBe('Sent once');
+        const again = await rawRequest(url);
+        expect(again.body).toBe(first.body);
+        expect(withoutDate(again)).toEqual(withoutDate(first));
+        // Kept where the store knows its version at once (the memory store); asked again where it must be asked.
+        expect(handled).toBe(store.knownChangeVersion ? 1 : 2);
+        const fromOrigin = await rawRequest(url, { headers: { Origin: 'https://elsewhere.example' } });
+        expect(fromOrigin.body).toBe(first.body);
+        expect(header(fromOrigin, 'access-control-allow-origin')).toBe('https://elsewhere.example');
+        expect(handled).toBe(store.knownChangeVersion ? 2 : 3);
+        await store.events.create(newEvent({ title: 'Added later', startDate: '2027-01-04 10:00:00', startDateUtc: '2027-01-04 10:00:00' }));
+        expect(json(await rawRequest(url)).events[0].title).toBe('Added later');
+      } finally {
+        await running.close();
+      }
     });
 
     it('serves the root index with the standard headers, with or without the trailing slash', async () => {

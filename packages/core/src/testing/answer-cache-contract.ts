@@ -10,6 +10,8 @@ import { newEvent } from './fixtures.js';
 import { CATEGORY_TAXONOMY } from '../namespaces/calendar/constants.js';
 import { basicAuth } from './http-client.js';
 
+const header = (headers: Array<[string, string]>, name: string) => headers.find(([key]) => key === name)?.[1];
+
 export interface AnswerCacheHarness {
   /** A store with no data (the same object may be returned each time, emptied). */
   create(): Promise<SiteStore>;
@@ -140,6 +142,68 @@ export function answerCacheContractSuite(name: string, harness: AnswerCacheHarne
       } finally {
         terms.findBySlug = findBySlug;
       }
+    });
+
+    it('answers a repeated anonymous request as it was sent, before the pipeline, only while nothing but its URL decides it', async () => {
+      const jazz = await store.terms.create({ taxonomy: CATEGORY_TAXONOMY, name: 'Jazz', slug: 'jazz', description: '', parentId: 0 });
+      await store.events.create(event('Jazz night', 1, { categoryIds: [jazz.id] }));
+      // A site without an authenticate hook: only then does nothing but a request's headers name its caller.
+      const open = createSite({ store, clock, logger: silentLogger });
+      const URL = '/cal/events/v1/events?categories=jazz';
+      const ask = (headers: Record<string, string> = {}, method = 'GET') => open.handle({ method, path: LIST.path, query: 'categories=jazz', headers, basePath: '/api' });
+      const sent = (headers: Record<string, string> = {}, method = 'GET', url = URL, basePath = '/api') => open.sentAnswer(method, url, headers, basePath);
+      expect(sent()).toBeNull();
+      const first = await ask();
+      expect(first.status).toBe(200);
+      const kept = sent();
+      if (!store.knownChangeVersion) {
+        // A store that must be asked for its version (a database) keeps no answers as sent: the pipeline's own
+        // cache asks it on every request.
+        expect(kept).toBeNull();
+        return;
+      }
+      expect(kept).not.toBeNull();
+      expect(kept!.status).toBe(first.status);
+      expect(kept!.headers).toEqual(first.headers);
+      expect(kept!.body).toBe(first.body);
+      expect(Buffer.from(kept!.bodyBytes!).equals(Buffer.from(first.body))).toBe(true);
+      // Whatever names a caller, an origin or a body, another method, mount point or URL: through the pipeline.
+      const naming: Array<Record<string, string>> = [{ authorization: 'Basic eDp5' }, { 'x-wp-nonce': 'abc' }, { origin: 'https://elsewhere.example' }, { 'content-length': '2' }, { 'transfer-encoding': 'chunked' }];
+      for (const headers of naming) {
+        expect(sent(headers)).toBeNull();
+      }
+      expect(sent({}, 'HEAD')).toBeNull();
+      expect(sent({}, 'POST')).toBeNull();
+      expect(sent({}, 'GET', URL, '/other')).toBeNull();
+      expect(sent({}, 'GET', `${URL}&page=1`)).toBeNull();
+      expect(sent({ 'content-length': '0', 'user-agent': 'x' })).toBe(kept);
+      // An answer given to a caller with rights, or to an in-process principal, is never kept under the URL.
+      const other = '/cal/events/v1/events?categories=jazz&per_page=5';
+      await open.handle({ method: 'GET', path: LIST.path, query: 'categories=jazz&per_page=5', headers: {}, basePath: '/api', principal: { id: 1, login: 'admin', roles: ['administrator'] } });
+      expect(sent({}, 'GET', other)).toBeNull();
+      // JSONP and pretty-printed answers are not kept as bytes.
+      await open.handle({ method: 'GET', path: LIST.path, query: 'categories=jazz&_jsonp=cb', headers: {}, basePath: '/api' });
+      expect(sent({}, 'GET', `${URL}&_jsonp=cb`)).toBeNull();
+      // The next second asks the pipeline again (defaults follow the clock), and keeps that second's answer.
+      clock.advance(1000);
+      expect(sent()).toBeNull();
+      await ask();
+      expect(sent()).not.toBeNull();
+      // A write to what the answer depends on is seen at once; one elsewhere keeps it.
+      await open.createUser({ login: 'someone', roles: ['subscriber'] });
+      expect(sent()).not.toBeNull();
+      await store.events.create(event('Second set', 2, { categoryIds: [jazz.id] }));
+      expect(sent()).toBeNull();
+      expect((await ask()).body).toContain('Second set');
+      expect(sent()!.body).toContain('Second set');
+      // New settings (the API root in its links) ask the pipeline again.
+      await open.updateSettings({ url: 'https://moved.example' });
+      expect(sent()).toBeNull();
+      expect(header((await ask()).headers, 'Link')).toContain('https://moved.example/api/');
+      // A site with an authenticate hook keeps nothing under the URL: only the hook knows who sends a cookie.
+      await site.handle({ ...LIST, query: 'categories=jazz', basePath: '/api' });
+      await site.handle({ ...LIST, query: 'categories=jazz', basePath: '/api' });
+      expect(site.sentAnswer('GET', URL, {}, '/api')).toBeNull();
     });
 
     it('keys on capability overrides too', () => {

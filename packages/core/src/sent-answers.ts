@@ -1,0 +1,87 @@
+import type { ChangeScope } from './store/change-scopes.js';
+import type { SiteStore } from './store/repositories.js';
+import type { SiteRequest, SiteResponse } from './http/request.js';
+import { VersionedLru } from './util/versioned-lru.js';
+
+/** Longest URL whose answer is kept as sent (a longer one is answered by the whole pipeline every time). */
+const MAX_URL_CHARS = 2048;
+
+interface SentAnswer {
+  readonly scopes: readonly ChangeScope[];
+  readonly response: SiteResponse;
+}
+
+/** What a store must offer for answers to be kept as sent: its change version, known without asking anything. */
+type KnowsVersions = Pick<SiteStore, 'knownChangeVersion'> & { knownChangeVersion: NonNullable<SiteStore['knownChangeVersion']> };
+
+/**
+ * Whole answers as they were sent — status, headers and bytes — kept under the URL an anonymous client asked, so
+ * that the same request within the same second is answered before the pipeline starts: no query parsing, no
+ * route match, no caller identification, no promise. It holds only answers the pipeline itself took from its
+ * request-level answer cache (endpoints with `answerScopes`), for requests whose answer nothing but the URL, the
+ * clock's second and the data decides:
+ *
+ * - GET without a body, and no `Authorization`, `X-WP-Nonce` or `Origin` header (the answer would depend on the
+ *   caller, or carry CORS headers for that origin);
+ * - a site without an `authenticate` hook (only the hook can tell who a request's cookies or session belong to);
+ * - a store that knows its change version without asking (the memory store; the PostgreSQL store would need a
+ *   round trip per request, which the pipeline's own cache makes anyway).
+ *
+ * An answer is reused only while the change version of its scopes is the one read before it was computed, within
+ * the second its key names, and with the same settings object (the API root in its links).
+ */
+export class SentAnswers {
+  private readonly kept: VersionedLru;
+
+  constructor(
+    private readonly store: KnowsVersions,
+    private readonly now: () => number,
+    bounds: { maxEntries: number; maxBytes: number; maxAgeMs: number },
+  ) {
+    this.kept = new VersionedLru(now, { ...bounds, largestShare: 8 });
+  }
+
+  /** A store that can keep answers as sent, or null. */
+  static storeOf(store: SiteStore): KnowsVersions | null {
+    return typeof store.knownChangeVersion === 'function' ? (store as KnowsVersions) : null;
+  }
+
+  /** The kept answer for this request, or null when it must go through the pipeline. `url`: path below the mount point, with the query. */
+  find(method: string, url: string, headers: SiteRequest['headers'], basePath: string, settings: object): SiteResponse | null {
+    if (method !== 'GET' || url.length > MAX_URL_CHARS || !answersByUrl(headers)) return null;
+    const key = `${Math.floor(this.now() / 1000)} ${basePath} ${url}`;
+    const kept = this.kept.getCurrent(key, (value) => this.store.knownChangeVersion((value as SentAnswer).scopes), settings) as SentAnswer | undefined;
+    return kept ? kept.response : null;
+  }
+
+  /** The change version of `scopes` now: read before an answer is computed, and kept with it. */
+  version(scopes: readonly ChangeScope[]): number {
+    return this.store.knownChangeVersion(scopes);
+  }
+
+  /**
+   * Keeps `response`, the answer to `request` computed at `version` in the clock's `second` (both read before it
+   * was). The caller has checked that nothing but the URL decided it (see the class comment).
+   */
+  keep(request: SiteRequest, basePath: string, settings: object, second: number, scopes: readonly ChangeScope[], version: number, response: SiteResponse): void {
+    if (!response.bodyBytes || request.method !== 'GET' || !answersByUrl(request.headers)) return;
+    const url = request.query ? `${request.path}?${request.query}` : request.path;
+    if (url.length > MAX_URL_CHARS) return;
+    const size = response.bodyBytes.byteLength + 64 * response.headers.length;
+    this.kept.set(`${second} ${basePath} ${url}`, version, { scopes, response } satisfies SentAnswer, size, settings);
+  }
+
+  clear(): void {
+    this.kept.clear();
+  }
+}
+
+/**
+ * Whether a request's headers leave its answer to its URL: none that names a caller or an origin, and no body.
+ * Plain reads: a name found through a (polluted) prototype only sends the request down the whole pipeline.
+ */
+function answersByUrl(headers: SiteRequest['headers']): boolean {
+  if (headers.authorization !== undefined || headers['x-wp-nonce'] !== undefined || headers.origin !== undefined || headers['transfer-encoding'] !== undefined) return false;
+  const length = headers['content-length'];
+  return length === undefined || length === '0';
+}
