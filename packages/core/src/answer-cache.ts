@@ -10,21 +10,26 @@ import { VersionedLru } from './util/versioned-lru.js';
  * UTF-8 bytes too, the first time they are sent (a cached answer is then written as it is, without measuring and
  * encoding tens of kilobytes of text again for every request).
  */
-const encodings = new WeakMap<object, { text: string; bytes: Buffer | null }>();
+const encodings = new WeakMap<object, Encoding>();
+
+/** An answer's JSON as text, as UTF-8 bytes, or both: each made from the other when first asked for. */
+type Encoding = { text: string; bytes: Buffer | null } | { text: string | null; bytes: Buffer };
 
 /**
- * Records `json` as the encoding of `data` (an answer put together from JSON fragments, see fragment-cache.ts),
- * so it is sent as is. `data` must not be changed afterwards.
+ * Records the UTF-8 bytes of the JSON of `data` (an answer put together from JSON fragments, see
+ * fragment-cache.ts), so they are sent as they are; its text is decoded from them only if asked for (`_jsonp`,
+ * `SiteResponse.body`). `data` must not be changed afterwards.
  */
-export function shareEncoding(data: object, json: string, bytes: Buffer | null = null): void {
-  encodings.set(data, { text: json, bytes });
+export function shareEncoding(data: object, bytes: Buffer): void {
+  encodings.set(data, { text: null, bytes });
 }
 
 /** The JSON of an answer's data; for data an answer cache holds, encoded once and reused. */
 export function encodeShared(data: unknown): string {
   if (data === null || typeof data !== 'object') return encodeJson(data);
   const known = encodings.get(data);
-  return known ? known.text : encodeJson(data);
+  if (!known) return encodeJson(data);
+  return (known.text ??= known.bytes!.toString('utf8'));
 }
 
 /** The UTF-8 bytes of `encodeShared(data)` when that JSON is shared (made once); null otherwise. */
@@ -32,7 +37,7 @@ export function sharedBytes(data: unknown): Buffer | null {
   if (data === null || typeof data !== 'object') return null;
   const known = encodings.get(data);
   if (!known) return null;
-  return (known.bytes ??= Buffer.from(known.text));
+  return (known.bytes ??= Buffer.from(known.text!));
 }
 
 export interface AnswerCacheOptions {
@@ -127,12 +132,10 @@ export class AnswerCache {
     let bytes = 0;
     if (value instanceof ApiResponse && value.data !== null && typeof value.data === 'object') {
       // The same data may be kept under two keys (see RequestAnswer in http/pipeline.ts): encoded once.
-      let text = encodings.get(value.data)?.text;
-      if (text === undefined) {
-        text = encodeJson(value.data);
-        encodings.set(value.data, { text, bytes: null });
-      }
-      bytes = text.length * BYTES_PER_JSON_CHAR;
+      let known = encodings.get(value.data);
+      if (known === undefined) encodings.set(value.data, (known = { text: encodeJson(value.data), bytes: null }));
+      // UTF-8 bytes are at least as many as characters: counting them errs on the safe side.
+      bytes = (known.bytes ? known.bytes.length : known.text!.length) * BYTES_PER_JSON_CHAR;
     }
     this.kept.set(key, version, value, bytes);
   }

@@ -430,14 +430,15 @@ async function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?
   if (rendered) {
     text = rendered.body;
   } else if (status !== 204 && data !== null && data !== undefined) {
-    text = query._pretty !== undefined ? encodeJson(data, true) : encodeShared(data);
-    if (jsonp !== undefined) text = `/**/${jsonp}(${text})`;
-    else if (query._pretty === undefined) bytes = sharedBytes(data);
+    if (jsonp === undefined && query._pretty === undefined) bytes = sharedBytes(data);
+    if (!bytes) {
+      text = query._pretty !== undefined ? encodeJson(data, true) : encodeShared(data);
+      if (jsonp !== undefined) text = `/**/${jsonp}(${text})`;
+    }
   }
   // HEAD is answered as GET without the body; its Content-Length is the one GET would send.
   if (rawMethod === 'HEAD') return { status, headers: [...out, ['Content-Length', String(bytes ? bytes.length : Buffer.byteLength(text))]], body: '' };
-  const answer: SiteResponse = { status, headers: out, body: text };
-  if (bytes) answer.bodyBytes = bytes;
+  const answer: SiteResponse = bytes ? bytesResponse(status, out, bytes) : { status, headers: out, body: text };
   const sent = state.sent;
   // Kept as sent only when nothing but the URL decided it: an anonymous caller of a site without an authenticate
   // hook, and no header WordPress would add for that caller.
@@ -447,3 +448,18 @@ async function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?
   return answer;
 }
 
+/**
+ * An answer whose body is shared bytes (see answer-cache.ts): adapters send them as they are, and its text is
+ * decoded only if something reads `body` (a test, an in-process caller), not for every request.
+ */
+function bytesResponse(status: number, headers: Array<[string, string]>, bytes: Buffer): SiteResponse {
+  let text: string | undefined;
+  return {
+    status,
+    headers,
+    get body() {
+      return (text ??= bytes.toString('utf8'));
+    },
+    bodyBytes: bytes,
+  };
+}
