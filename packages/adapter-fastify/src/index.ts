@@ -27,7 +27,7 @@ export const siterestFastify: FastifyPluginAsync<SiterestFastifyOptions> = async
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const url = request.url.slice(fastify.prefix.length) || '/';
-    const sent = site.sentAnswer(request.method, url, request.headers, fastify.prefix);
+    const sent = site.sentAnswer(request.method, url, request.raw.headers, fastify.prefix);
     if (sent) return send(reply, sent);
     if (unmatched === 'next' && !site.serves(url.split('?', 1)[0]!)) return reply.callNotFound();
     return serve(site, fastify.prefix, request, reply);

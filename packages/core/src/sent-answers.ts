@@ -70,10 +70,6 @@ export class SentAnswers {
     const size = response.bodyBytes.byteLength + 64 * response.headers.length;
     this.kept.set(`${second} ${basePath} ${url}`, version, { scopes, response } satisfies SentAnswer, size, settings);
   }
-
-  clear(): void {
-    this.kept.clear();
-  }
 }
 
 /**
