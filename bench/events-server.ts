@@ -58,7 +58,10 @@ for (const path of PATHS) {
   const q = path.indexOf('?');
   const sample = await site.handle({ method: 'GET', path: q === -1 ? path : path.slice(0, q), query: q === -1 ? '' : path.slice(q + 1), headers: {}, basePath: BASE });
   if (sample.status !== 200) throw new Error(`${path} answered ${sample.status}: ${sample.body.slice(0, 200)}`);
-  answers.set(BASE + path, { status: sample.status, headers: Object.fromEntries(sample.headers), body: Buffer.from(sample.body), text: sample.body });
+  const body = Buffer.from(sample.body);
+  // The text decoded from the bytes: a flat one-byte string, as JSON.stringify gives for ASCII JSON (a handler's
+  // usual string), whatever form siterest holds its own text in.
+  answers.set(BASE + path, { status: sample.status, headers: Object.fromEntries(sample.headers), body, text: body.toString('utf8') });
 }
 
 // Warmed up before measuring: each path answered a few times by both sites, so the first measured seconds do not
