@@ -98,6 +98,7 @@ function eventFilter(db: Db, q: EventQuery, params: Params): Filter {
   const search = eventSearchConditions(params, q.search, 's.body', ['p.title', 'p.content', 'p.excerpt']);
   if (search.needsColumns) needsPost = true;
   where.push(...search.conditions);
+  if (searched) where.push(`(${searchBuckets(q).map((bucket) => `s.bucket = ${bucket}`).join(' OR ')})`);
   if (q.geo) onEvent(geoCondition(db, params, q.geo.near));
   const from = [
     drive ? `${db.t.termRelationships} d` : searched ? `${db.t.eventSearch} s` : `${db.t.events} e`,
@@ -118,6 +119,29 @@ function eventFilter(db: Db, q: EventQuery, params: Params): Filter {
 /** Whether the list searches: read from event_search, the page and the total from one set of matches (eventListSql). */
 function isSearch(q: EventQuery): boolean {
   return q.search !== undefined && q.search !== '';
+}
+
+/** The quarters event_search is split into (migration 014): a start's bucket is (year * 4 + quarter) modulo this. */
+const SEARCH_BUCKETS = 32;
+
+/**
+ * The buckets of event_search a search in the list's window has to read: the quarters from the start's lower bound
+ * to its upper bound, and bucket -1 (events ending before they start, or starting at ±infinity). An end bound
+ * bounds the start of every other event too, since it starts by its end. Written as literal numbers in an OR, so the
+ * planner matches each to its partial index and reads them as one BitmapOr; they are the store's own small
+ * integers, a bounded set of statement texts.
+ */
+function searchBuckets(q: EventQuery): number[] {
+  const plain = (bound: string | undefined) => (bound !== undefined && PLAIN_INSTANT.test(bound) ? bound : undefined);
+  const from = plain(q.startsAfter);
+  const to = [plain(q.startsBefore), plain(q.endsBefore)].filter((bound): bound is string => bound !== undefined).sort()[0];
+  const quarter = (instant: string) => Number(instant.slice(0, 4)) * 4 + Math.floor((Number(instant.slice(5, 7)) - 1) / 3);
+  const first = from === undefined ? 0 : quarter(from);
+  const last = to === undefined ? Infinity : quarter(to);
+  const buckets = [-1];
+  if (last - first + 1 >= SEARCH_BUCKETS) for (let b = 0; b < SEARCH_BUCKETS; b++) buckets.push(b);
+  else for (let at = first; at <= last; at++) buckets.push(at % SEARCH_BUCKETS);
+  return buckets;
 }
 
 /** A venue with coordinates, within the radius when given (haversine, as the memory store computes it). */
