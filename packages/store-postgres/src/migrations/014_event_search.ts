@@ -31,7 +31,10 @@ import type { Migration } from './migration.js';
  *   every search would scan until the next vacuum.
  *
  * `posts` and `events` are locked before the triggers exist and the table is filled, so no write falls between the
- * backfill and the first maintained statement.
+ * backfill and the first maintained statement. Reads go on meanwhile; writes wait: at a million events the
+ * backfill and the 33 index builds took about 30 s on a two-core test machine (the table about 220 MB, its
+ * indexes about 260 MB). A bulk import is best loaded with event_search's trigram indexes dropped and rebuilt after,
+ * as for the other big tables.
  */
 export const eventSearch: Migration = {
   version: 14,
