@@ -56,7 +56,7 @@ export interface PostgresStoreBenchResult {
   markdown: string;
 }
 
-const BIG_TABLES = ['posts', 'events', 'term_relationships'];
+const BIG_TABLES = ['posts', 'events', 'term_relationships', 'event_search'];
 const SEED_MARKER = 'bench_seed';
 /** Bumped whenever the seed or the schema changes shape: an older seed is then made again. */
 const SEED_LAYOUT = 4;

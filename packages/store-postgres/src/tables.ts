@@ -8,6 +8,8 @@ export interface Tables {
   readonly events: string;
   /** Event counts per status, hidden flag and UTC days of start and end (migration 012). */
   readonly eventDayCounts: string;
+  /** Each event's list keys and lower-cased searched text (migration 014). */
+  readonly eventSearch: string;
   readonly venues: string;
   readonly organizers: string;
   readonly terms: string;
@@ -41,6 +43,7 @@ export function tablesIn(schema: string): Tables {
     posts: `${s}.posts`,
     events: `${s}.events`,
     eventDayCounts: `${s}.event_day_counts`,
+    eventSearch: `${s}.event_search`,
     venues: `${s}.venues`,
     organizers: `${s}.organizers`,
     terms: `${s}.terms`,

@@ -92,6 +92,8 @@ beforeAll(async () => {
       { hideFromListings: r.chance(0.5) },
       { categoryIds: r.some(categories, 3) },
       { tagIds: r.some(tags, 2), status: 'publish' },
+      // The searched text changes under the same list keys.
+      { title: `${r.pick(WORDS)} ${i}`, content: r.chance(0.5) ? `Late ${r.pick(WORDS)}` : '', excerpt: r.chance(0.3) ? r.pick(WORDS) : '' },
     ]);
     const [a, b] = await both((s) => s.events.update(id, patch));
     expect(b).toEqual(a);
@@ -125,7 +127,8 @@ function randomEventQuery(r: ReturnType<typeof random>): EventQuery {
   if (r.chance(0.1)) q.featured = r.chance(0.5);
   if (r.chance(0.1)) q.include = r.some(events, 20);
   if (r.chance(0.05)) q.parentId = r.pick([0, 5]);
-  if (r.chance(0.15)) q.search = r.pick(['jazz', 'NIGHT rock', '"of jazz"', '100%', 'a_b', 'ar']);
+  // '"2 an"' and '"jazz late"' would match across two columns (title "… 12" then content "An evening …").
+  if (r.chance(0.15)) q.search = r.pick(['jazz', 'NIGHT rock', '"of jazz"', '100%', 'a_b', 'ar', '"2 an"', '"jazz late"', 'evening -rock']);
   if (r.chance(0.05)) q.geo = r.chance(0.5) ? {} : { near: { lat: 51.1, lng: -0.1, radiusKm: 20 } };
   if (r.chance(0.3)) q.visibility = randomVisibility(r);
   return q;

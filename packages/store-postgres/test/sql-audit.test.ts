@@ -117,14 +117,15 @@ describe('every value the store sends is a bound parameter', () => {
     const conditions = async (run: () => Promise<unknown>) => {
       const from = log.length;
       await run();
-      return Math.max(...log.slice(from).map((s) => s.text.split(/ ILIKE /).length - 1));
+      return Math.max(...log.slice(from).map((s) => s.text.split(/ I?LIKE /).length - 1));
     };
     const events: EventQuery = { statuses: ['publish'], orderBy: 'start', offset: 0, limit: 10 };
     const venues = { statuses: ['publish'] as string[], offset: 0, limit: 10 };
-    // Three searched columns for events and their joined text (for its index), twelve for venues, six for
-    // organizers. The events' page statement carries its total, so its filter is written twice (page and count).
-    expect(await conditions(() => store.events.list({ ...events, search }))).toBe(2 * 4);
-    expect(await conditions(() => store.events.list({ ...events, search: nine }))).toBe(2 * 9 * 4);
+    // Events: one test of the searched text per word, and the three columns as well for a phrase with a space (the
+    // whole search, once it has too many words); the page and its total read one set of matches, so once per
+    // statement. Twelve searched columns for venues, six for organizers.
+    expect(await conditions(() => store.events.list({ ...events, search }))).toBe(4);
+    expect(await conditions(() => store.events.list({ ...events, search: nine }))).toBe(9);
     expect(await conditions(() => store.venues.list({ ...venues, search }))).toBe(12);
     expect(await conditions(() => store.organizers.list({ ...venues, search: nine }))).toBe(9 * 6);
   });

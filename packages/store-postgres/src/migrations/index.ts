@@ -6,6 +6,7 @@ import { changeScopes } from './010_change_scopes.js';
 import { searchTextIndex } from './011_search_text_index.js';
 import { eventDayCounts } from './012_event_day_counts.js';
 import { termListEnd } from './013_term_list_end.js';
+import { eventSearch } from './014_event_search.js';
 import { redirection } from './020_redirection.js';
 import { contactForms } from './030_contact_forms.js';
 import { popups } from './031_popups.js';
@@ -15,7 +16,7 @@ import { firstTermId } from './060_first_term_id.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Never edit a released one: add the next version. */
-export const MIGRATIONS: readonly Migration[] = [initial, changeVersion, uniqueSlugs, titleHashIndex, changeScopes, searchTextIndex, eventDayCounts, termListEnd, redirection, contactForms, popups, media, content, firstTermId];
+export const MIGRATIONS: readonly Migration[] = [initial, changeVersion, uniqueSlugs, titleHashIndex, changeScopes, searchTextIndex, eventDayCounts, termListEnd, eventSearch, redirection, contactForms, popups, media, content, firstTermId];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 

@@ -21,6 +21,29 @@ export function searchConditions(params: Params, search: string | undefined, col
   });
 }
 
+/**
+ * The same search over a row of event_search (migration 014), whose `body` holds title, content and excerpt, each
+ * lower-cased, joined with single spaces. ILIKE in a multibyte database is lower(text) LIKE lower(pattern), so for
+ * a term without a space `body LIKE lower(pattern)` holds exactly when the term is in one of the three: a match
+ * cannot take in a joining space. A term with a space (a quoted phrase) could match across two columns: it is
+ * tested against `columns` as well, and `needsColumns` says the caller must join them.
+ */
+export function eventSearchConditions(params: Params, search: string | undefined, body: string, columns: readonly string[]): { conditions: string[]; needsColumns: boolean } {
+  if (!search) return { conditions: [], needsColumns: false };
+  let needsColumns = false;
+  const conditions = searchTerms(search).map((term) => {
+    if (hasNul(term.text)) return term.exclude ? 'TRUE' : 'FALSE';
+    const pattern = params.add(containsPattern(term.text), 'text');
+    let found = `${body} LIKE lower(${pattern})`;
+    if (term.text.includes(' ')) {
+      needsColumns = true;
+      found = `(${found} AND (${columns.map((c) => `${c} ILIKE ${pattern}`).join(' OR ')}))`;
+    }
+    return term.exclude ? `NOT ${found}` : found;
+  });
+  return { conditions, needsColumns };
+}
+
 /** A post's searched columns (posts `p`), in the order SEARCH_TEXT joins them. */
 const POST_TEXT_COLUMNS = ['title', 'content', 'excerpt'] as const;
 

@@ -6,7 +6,7 @@ import { EVENT_TERMS, TERM_LISTS } from './event-terms.js';
 import { countOf } from '../paging.js';
 import { recordColumns, toRecord } from '../post-rows.js';
 import { EVENT } from '../post-types.js';
-import { searchConditions, statusCondition } from '../search-sql.js';
+import { eventSearchConditions, statusCondition } from '../search-sql.js';
 import { needsAuthor, visibilityCondition } from './visibility-sql.js';
 
 interface Filter {
@@ -25,17 +25,19 @@ interface Filter {
  * The FROM and WHERE of an event list. By default the list is read from `events e`, whose
  * (status, start_utc) index gives both the order and the total. Filtered by categories or tags (and ordered by
  * start), it is read from that list's `term_relationships d` rows instead, which carry the same keys: the
- * term's events in start order are one index range. `posts p` is joined only for search, parent,
- * publication-date order or a read clause with the caller's own records; `events e` only when a filter needs
- * one of its other columns.
+ * term's events in start order are one index range. A search is read from `event_search s` (migration 014),
+ * which carries the keys too and the searched text with its trigram index; a term list still drives when
+ * there is one. `posts p` is joined only for a searched phrase with a space, parent, publication-date order or
+ * a read clause with the caller's own records; `events e` only when a filter needs one of its other columns.
  */
 function eventFilter(db: Db, q: EventQuery, params: Params): Filter {
   const byDate = q.orderBy === 'date';
   const drive = byDate ? undefined : TERM_LISTS.find(({ field }) => q[field] !== undefined);
-  const keys = drive ? 'd' : 'e';
-  const id = drive ? 'd.object_id' : 'e.post_id';
+  const searched = isSearch(q);
+  const keys = drive ? 'd' : searched ? 's' : 'e';
+  const id = `${keys}.${drive ? 'object_id' : 'post_id'}`;
   const where: string[] = [];
-  let needsEvent = !drive;
+  let needsEvent = !drive && !searched;
   let needsPost = byDate;
   /** A condition on one of the columns only `events` has. */
   const onEvent = (condition: string) => {
@@ -93,13 +95,15 @@ function eventFilter(db: Db, q: EventQuery, params: Params): Filter {
   }
   if (q.venueIds) onEvent(`e.venue_ids && ${params.add([...q.venueIds], 'bigint[]')}`);
   if (q.organizerIds) onEvent(`e.organizer_ids && ${params.add([...q.organizerIds], 'bigint[]')}`);
-  const search = searchConditions(params, q.search, ['p.title', 'p.content', 'p.excerpt']);
-  if (search.length) needsPost = true;
-  where.push(...search);
+  const search = eventSearchConditions(params, q.search, 's.body', ['p.title', 'p.content', 'p.excerpt']);
+  if (search.needsColumns) needsPost = true;
+  where.push(...search.conditions);
+  if (searched) where.push(`(${searchBuckets(q).map((bucket) => `s.bucket = ${bucket}`).join(' OR ')})`);
   if (q.geo) onEvent(geoCondition(db, params, q.geo.near));
   const from = [
-    drive ? `${db.t.termRelationships} d` : `${db.t.events} e`,
-    drive && needsEvent ? `JOIN ${db.t.events} e ON e.post_id = d.object_id` : '',
+    drive ? `${db.t.termRelationships} d` : searched ? `${db.t.eventSearch} s` : `${db.t.events} e`,
+    drive && searched ? `JOIN ${db.t.eventSearch} s ON s.post_id = d.object_id` : '',
+    (drive || searched) && needsEvent ? `JOIN ${db.t.events} e ON e.post_id = ${id}` : '',
     needsPost ? `JOIN ${db.t.posts} p ON p.id = ${id}` : '',
   ];
   return {
@@ -110,6 +114,34 @@ function eventFilter(db: Db, q: EventQuery, params: Params): Filter {
     distinct: drive !== undefined && (q[drive.field]?.length ?? 0) > 1,
     driveTerms,
   };
+}
+
+/** Whether the list searches: read from event_search, the page and the total from one set of matches (eventListSql). */
+function isSearch(q: EventQuery): boolean {
+  return q.search !== undefined && q.search !== '';
+}
+
+/** The quarters event_search is split into (migration 014): a start's bucket is (year * 4 + quarter) modulo this. */
+const SEARCH_BUCKETS = 32;
+
+/**
+ * The buckets of event_search a search in the list's window has to read: the quarters from the start's lower bound
+ * to its upper bound, and bucket -1 (events ending before they start, or starting at ±infinity). An end bound
+ * bounds the start of every other event too, since it starts by its end. Written as literal numbers in an OR, so the
+ * planner matches each to its partial index and reads them as one BitmapOr; they are the store's own small
+ * integers, a bounded set of statement texts.
+ */
+function searchBuckets(q: EventQuery): number[] {
+  const plain = (bound: string | undefined) => (bound !== undefined && PLAIN_INSTANT.test(bound) ? bound : undefined);
+  const from = plain(q.startsAfter);
+  const to = [plain(q.startsBefore), plain(q.endsBefore)].filter((bound): bound is string => bound !== undefined).sort()[0];
+  const quarter = (instant: string) => Number(instant.slice(0, 4)) * 4 + Math.floor((Number(instant.slice(5, 7)) - 1) / 3);
+  const first = from === undefined ? 0 : quarter(from);
+  const last = to === undefined ? Infinity : quarter(to);
+  const buckets = [-1];
+  if (last - first + 1 >= SEARCH_BUCKETS) for (let b = 0; b < SEARCH_BUCKETS; b++) buckets.push(b);
+  else for (let at = first; at <= last; at++) buckets.push(at % SEARCH_BUCKETS);
+  return buckets;
 }
 
 /** A venue with coordinates, within the radius when given (haversine, as the memory store computes it). */
@@ -254,6 +286,18 @@ function severalTermsPageIds(f: Filter, terms: string, limit: string, offset: st
       ORDER BY one_term.k, one_term.id LIMIT ${limit} OFFSET ${offset}`;
 }
 
+/**
+ * The page of a search: its matches are found once, from the trigram index, and both the total and the page are
+ * taken from them. Every match has to be found for an exact total anyway, and a page walked along the start index
+ * instead would recheck the text of every event before its tenth match (hundreds to thousands for a word in 1% of
+ * events). `found` is kept (MATERIALIZED) so the planner does not run the search twice.
+ */
+function searchPage(f: Filter, records: (ids: string, total: string) => string, limit: string, offset: string): string {
+  const found = `SELECT ${f.distinct ? 'DISTINCT ' : ''}${f.id} AS id, ${f.key} AS k FROM ${f.from} WHERE ${f.where}`;
+  return `WITH found AS MATERIALIZED (${found})
+    ${records(`SELECT id, k FROM found ORDER BY k, id LIMIT ${limit} OFFSET ${offset}`, 'SELECT count(*) FROM found')}`;
+}
+
 /** Name of the total the page statement carries on each of its rows. */
 const TOTAL = 'siterest_total';
 
@@ -274,11 +318,12 @@ export function eventListSql(db: Db, q: EventQuery): { page: string; pageParams:
   const limit = params.count(q.limit);
   const offset = params.count(q.offset);
   // Only the page's ids are found by the ordered scan; the records (with their term subqueries) are read for those alone.
-  const page = `SELECT ${recordColumns(db, EVENT, EVENT_TERMS)}, (${total}) AS ${TOTAL}
-      FROM (${pageIds(db, q, f, params, limit, offset)}) page
+  const records = (ids: string, totalSql: string) => `SELECT ${recordColumns(db, EVENT, EVENT_TERMS)}, (${totalSql}) AS ${TOTAL}
+      FROM (${ids}) page
       JOIN ${db.t.posts} p ON p.id = page.id
       JOIN ${db.t.events} x ON x.post_id = page.id
      ORDER BY page.k, page.id`;
+  const page = isSearch(q) ? searchPage(f, records, limit, offset) : records(pageIds(db, q, f, params, limit, offset), total);
   // Statement texts without a search are a bounded set (one per combination of filters): kept prepared.
   return { page, pageParams: params.values, count, countParams, prepare: q.search === undefined };
 }

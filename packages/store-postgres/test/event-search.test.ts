@@ -1,0 +1,225 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { isStoreError, searchTerms, ZERO_DATE, type EventQuery } from '@siterest/core';
+import { newEvent } from '@siterest/core/testing';
+import { postgresStore, type PostgresStore } from '../src/index.js';
+import { containsPattern } from '../src/sql/like.js';
+import { dropSchema, emptySchema, openTestDatabase, uniqueSchema, type TestDatabase } from './support/database.js';
+
+/**
+ * event_search (migration 014) against the events and posts themselves: the table equals a recomputation after any
+ * writes, concurrent ones included, and a searched list's total and page equal a plain query with ILIKE on each
+ * searched column of `posts`, as the search was written before the table existed.
+ */
+let db: TestDatabase;
+let store: PostgresStore;
+/** A second instance on the same schema, as another process of the app would be. */
+let other: PostgresStore;
+const schema = uniqueSchema('eventsearch');
+const s = `"${schema}"`;
+
+beforeAll(async () => {
+  db = await openTestDatabase();
+  store = postgresStore({ ...db.connection('siterest-test-a'), schema });
+  other = postgresStore({ ...db.connection('siterest-test-b'), schema });
+  await store.migrate();
+});
+
+afterAll(async () => {
+  await store?.close();
+  await other?.close();
+  if (db) {
+    await dropSchema(db, schema);
+    await db.close();
+  }
+});
+
+beforeEach(async () => {
+  await emptySchema(db, schema);
+});
+
+const COLUMNS = `post_id::int AS id, status, hide_from_listings AS hidden, start_utc::text AS start_utc, end_utc::text AS end_utc, body`;
+
+/** The table, and the same rows computed from `events` and `posts`, in one order. */
+async function rowsAndRecomputed() {
+  const rows = await db.admin(`SELECT ${COLUMNS} FROM ${s}.event_search ORDER BY post_id`);
+  const recomputed = await db.admin(
+    `SELECT ${COLUMNS} FROM (SELECT e.post_id, e.status, e.hide_from_listings, e.start_utc, e.end_utc,
+            lower(p.title) || ' ' || lower(p.content) || ' ' || lower(p.excerpt) AS body
+       FROM ${s}.events e JOIN ${s}.posts p ON p.id = e.post_id) r ORDER BY post_id`,
+  );
+  return { rows, recomputed };
+}
+
+const STATUSES = ['publish', 'draft', 'private', 'trash'] as const;
+/** Days (and hours) from 2026-01-01 00:00 UTC as a WordPress UTC instant. */
+const inDays = (days: number, hours = 0) => new Date(Date.UTC(2026, 0, 1) + (days * 24 + hours) * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
+const at = (day: number, hour = 10) => `2027-03-${String(10 + day).padStart(2, '0')} ${String(hour).padStart(2, '0')}:00:00`;
+
+describe('event_search', () => {
+  it('equals a recomputation after creates, updates of every key and of the text, deletes and TRUNCATE', async () => {
+    const a = await store.events.create(newEvent({ title: 'Jazz Night', startDateUtc: at(1), endDateUtc: at(1, 12) }));
+    const b = await other.events.create(newEvent({ title: 'Rock', content: 'Loud <b>MUSIC</b>', excerpt: 'Ünïcode', status: 'draft', startDateUtc: at(2) }));
+    await store.events.update(a.id, { status: 'private', hideFromListings: true });
+    await other.events.update(a.id, { startDateUtc: at(5), endDateUtc: at(4) });
+    await store.events.update(b.id, { title: 'Rock Night', content: 'Quiet', excerpt: '' });
+    await store.events.update(b.id, { featured: true });
+    let { rows, recomputed } = await rowsAndRecomputed();
+    expect(rows).toEqual(recomputed);
+    expect(rows).toHaveLength(2);
+
+    // Statements of many rows, written as a migration or an import would.
+    await db.admin(`UPDATE ${s}.events SET start_utc = start_utc + interval '1 day', status = 'publish'`);
+    await db.admin(`UPDATE ${s}.posts SET title = upper(title) || ' Extra', slug = slug || '-x'`);
+    await store.events.create(newEvent({ title: 'Third' }));
+    await db.admin(`DELETE FROM ${s}.posts WHERE id = $1`, [b.id]);
+    ({ rows, recomputed } = await rowsAndRecomputed());
+    expect(rows).toEqual(recomputed);
+    expect(rows).toHaveLength(2);
+    await db.admin(`TRUNCATE ${s}.events`);
+    ({ rows, recomputed } = await rowsAndRecomputed());
+    expect(rows).toEqual([]);
+  });
+
+  it('stays equal to a recomputation under concurrent text, key and status changes, creates and deletes on two instances', async () => {
+    const instances = [store, other];
+    const ids: number[] = [];
+    for (let i = 0; i < 10; i++) ids.push((await instances[i % 2]!.events.create(newEvent({ title: `Event ${i}`, startDateUtc: at(i % 5) }))).id);
+    // Few events, so writers of the text and of the keys keep meeting on the same rows.
+    const work = Array.from({ length: 150 }, (_, i) => {
+      const instance = instances[i % 2]!;
+      const id = ids[i % ids.length]!;
+      switch (i % 6) {
+        case 0:
+          return instance.events.update(id, { title: `Title ${i}`, content: `Content ${i % 7}` });
+        case 1:
+          return instance.events.update(id, { status: STATUSES[(i >> 1) % 4], startDateUtc: at(i % 9), endDateUtc: at(i % 9, 14) });
+        case 2:
+          return instance.events.update(id, { excerpt: `Excerpt ${i}`, hideFromListings: i % 4 === 2 });
+        case 3:
+          return instance.events.create(newEvent({ title: `New ${i}`, startDateUtc: at(i % 7) }));
+        case 4:
+          return instance.sql.query(`UPDATE ${s}.posts SET content = content || ' more' WHERE id = ANY($1::bigint[])`, [[id]]);
+        default:
+          return instance.sql.query(
+            `DELETE FROM ${s}.posts WHERE id IN (SELECT post_id FROM ${s}.events WHERE post_id <> ALL($1::bigint[]) ORDER BY post_id DESC LIMIT 1)`,
+            [ids],
+          );
+      }
+    });
+    const outcomes = await Promise.allSettled(work);
+    // The only refusal allowed is the pool's, when a connection cannot be had in time.
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    expect(refused.filter((o) => !isStoreError(o.reason, 'unavailable'))).toEqual([]);
+    const { rows, recomputed } = await rowsAndRecomputed();
+    expect(rows).toEqual(recomputed);
+    expect(rows.length).toBeGreaterThanOrEqual(10);
+  });
+
+  it('finds a phrase with a space only within one column, never across the spaces that join them', async () => {
+    const a = await store.events.create(newEvent({ title: 'Late jazz', content: 'Night music', excerpt: 'x' }));
+    const b = await store.events.create(newEvent({ title: 'Jazz night', content: '', excerpt: '' }));
+    // No space in any column: only the joining spaces could match a search for one.
+    await store.events.create(newEvent({ title: 'Solo', content: 'Word', excerpt: '' }));
+    const list = async (search: string) => (await store.events.list({ statuses: ['publish'], search, orderBy: 'start', offset: 0, limit: 10 })).items.map((e) => e.id).sort();
+    expect(await list('"jazz night"')).toEqual([b.id]);
+    expect(await list('jazz night')).toEqual([a.id, b.id].sort());
+    expect(await list('"music x"')).toEqual([]);
+    expect(await list('night -late')).toEqual([b.id]);
+    expect(await list(' ')).toEqual([a.id, b.id].sort());
+  });
+
+  it('reads every quarter of the window, its edges and the events that end before they start', async () => {
+    const jazz = (startDateUtc: string, endDateUtc = startDateUtc) => store.events.create(newEvent({ title: 'Jazz', startDateUtc, endDateUtc }));
+    const first = await jazz('2027-02-15 00:00:00');
+    const last = await jazz('2029-05-20 22:00:00', '2029-05-20 23:00:00');
+    const reversed = await jazz('2031-01-01 10:00:00', '2029-01-01 10:00:00');
+    await jazz('2027-02-14 23:59:59');
+    // Eight years later: the same quarter bucket as the first, outside the window.
+    await jazz('2035-02-15 00:00:00');
+    await jazz(ZERO_DATE);
+    const list = async (q: Partial<EventQuery>) => {
+      const page = await store.events.list({ statuses: ['publish'], search: 'jazz', orderBy: 'start', offset: 0, limit: 10, startsAfter: '2027-02-15 00:00:00', ...q });
+      return { total: page.total, ids: page.items.map((e) => e.id) };
+    };
+    expect(await list({ endsBefore: '2029-05-20 23:59:59' })).toEqual({ total: 3, ids: [first.id, last.id, reversed.id] });
+    expect(await list({ startsBefore: '2029-05-20 22:00:00' })).toEqual({ total: 2, ids: [first.id, last.id] });
+    expect(await list({ startsBefore: '2031-01-01 10:00:00', endsBefore: '2029-05-20 23:00:00' })).toEqual({ total: 3, ids: [first.id, last.id, reversed.id] });
+    expect((await list({ startsAfter: undefined })).total).toBe(6);
+  });
+
+  it('gives searched lists the total and page of a plain ILIKE on each column, over random texts and searches', async () => {
+    // Texts of a few pieces, so random searches find something: upper case, the joining space, LIKE's wildcards and
+    // escape, letters beyond ASCII. A phrase with a space is the one kind of term the joined text alone cannot decide.
+    const piece = fc.constantFrom('Jazz', 'night', ' ', 'é%', 'a_b', 'x\\y', 'É');
+    const text = fc.array(piece, { maxLength: 4 }).map((pieces) => pieces.join(''));
+    const word = fc.constantFrom('jazz', 'NIGHT', 'zz', 'é%', '%', 'a_b', '_', 'x\\', 'é', 'ght');
+    const search = fc.oneof(
+      { arbitrary: fc.array(word, { minLength: 1, maxLength: 2 }).map((words) => words.join(' ')), weight: 3 },
+      { arbitrary: fc.tuple(word, word).map(([x, y]) => `"${x} ${y}"`), weight: 2 },
+      fc.tuple(word, word).map(([x, y]) => `${x} -${y}`),
+      text,
+    );
+    // Starts over eleven years (more than the table's eight-year cycle of quarter buckets), some at the zero date, some
+    // ending before they start; days near the quarters' edges, where bounds and starts meet in one quarter.
+    const day = fc.tuple(fc.integer({ min: 0, max: 43 }), fc.constantFrom(0, 1, 45, 89, 90)).map(([quarter, days]) => quarter * 91 + days);
+    const event = fc.record({
+      title: text,
+      content: text,
+      excerpt: text,
+      start: fc.option(day, { nil: null, freq: 8 }),
+      duration: fc.integer({ min: -200, max: 200 }),
+      status: fc.constantFrom('publish', 'publish', ...STATUSES),
+      hidden: fc.constantFrom(false, false, false, true),
+    });
+    /** A window from a start bound (or none), closed by the start, the end or both, up to twelve quarters later. */
+    const span = fc.option(fc.integer({ min: -10, max: 12 * 91 }), { nil: undefined, freq: 3 });
+    const window = fc.record({ from: fc.option(day, { nil: undefined, freq: 4 }), starts: span, ends: span, endsAfter: span }).map(({ from, starts, ends, endsAfter }) => {
+      const base = from ?? 20 * 91;
+      const later = (days: number | undefined, hours: number) => (days === undefined ? undefined : inDays(base + days, hours));
+      return { startsAfter: later(from === undefined ? undefined : 0, 0), startsBefore: later(starts, 23), endsAfter: later(endsAfter === undefined ? undefined : endsAfter - 100, 0), endsBefore: later(ends, 23) };
+    });
+    const query = fc.record({
+      window,
+      search,
+      statuses: fc.constantFrom<EventQuery['statuses']>(['publish'], ['publish', 'private'], 'any'),
+      excludeHidden: fc.boolean(),
+      orderBy: fc.constantFrom<EventQuery['orderBy']>('start', 'date'),
+      offset: fc.integer({ min: 0, max: 4 }),
+      limit: fc.integer({ min: 1, max: 5 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(fc.array(event, { minLength: 10, maxLength: 40 }), fc.array(query, { minLength: 1, maxLength: 10 }), async (events, queries) => {
+        await db.admin(`DELETE FROM ${s}.posts`);
+        for (const e of events) {
+          const start = e.start === null ? ZERO_DATE : inDays(e.start);
+          const end = e.start === null ? ZERO_DATE : inDays(e.start + e.duration);
+          await store.events.create(newEvent({ title: e.title, content: e.content, excerpt: e.excerpt, startDateUtc: start, endDateUtc: end, status: e.status, hideFromListings: e.hidden }));
+        }
+        for (const { window: bounds, ...rest } of queries) {
+          const q: EventQuery = { ...rest, ...bounds };
+          const { total, items } = await store.events.list(q);
+          // Each term in one of the columns (or, excluded, in none), as ILIKE on the columns themselves decides.
+          const terms = searchTerms(q.search!).filter((term) => !term.text.includes('\u0000'));
+          const conditions = terms.map((term, i) => `${term.exclude ? 'NOT ' : ''}(p.title ILIKE $${i + 9} OR p.content ILIKE $${i + 9} OR p.excerpt ILIKE $${i + 9})`);
+          const key = q.orderBy === 'date' ? 'p.post_date' : 'e.start_utc';
+          const matching = `(SELECT e.post_id::int AS id, ${key} AS k FROM ${s}.events e JOIN ${s}.posts p ON p.id = e.post_id
+              WHERE CASE WHEN $1::text[] IS NULL THEN e.status NOT IN ('trash', 'auto-draft') ELSE e.status = ANY($1::text[]) END
+                AND NOT ($2::boolean AND e.hide_from_listings) AND ($3::timestamp IS NULL OR e.start_utc >= $3)
+                AND ($6::timestamp IS NULL OR e.start_utc <= $6) AND ($7::timestamp IS NULL OR e.end_utc >= $7) AND ($8::timestamp IS NULL OR e.end_utc <= $8)
+                ${conditions.map((c) => `AND ${c}`).join(' ')}) m`;
+          const [plain] = await db.admin(
+            `SELECT count(*)::int AS n, COALESCE((SELECT array_agg(id ORDER BY k, id) FROM (SELECT id, k FROM ${matching} ORDER BY k, id LIMIT $5 OFFSET $4) page), '{}') AS ids
+               FROM ${matching}`,
+            [
+              q.statuses === 'any' ? null : q.statuses, q.excludeHidden, q.startsAfter ?? null, q.offset, q.limit,
+              q.startsBefore ?? null, q.endsAfter ?? null, q.endsBefore ?? null, ...terms.map((term) => containsPattern(term.text)),
+            ],
+          );
+          expect({ q, total, ids: items.map((item) => item.id) }).toEqual({ q, total: plain!.n, ids: plain!.ids });
+        }
+      }),
+      { numRuns: db.kind === 'postgres' ? 60 : 15 },
+    );
+  });
+});
