@@ -3,6 +3,7 @@ import { ApiResponse } from './http/api-response.js';
 import { encodeJson } from './http/json.js';
 import type { ChangeScope } from './store/change-scopes.js';
 import type { SiteStore } from './store/repositories.js';
+import type { SiteRequest } from './http/request.js';
 import { VersionedLru } from './util/versioned-lru.js';
 
 /**
@@ -43,6 +44,13 @@ export function sharedBytes(data: unknown): Buffer | null {
 export interface AnswerCacheOptions {
   /** Most answers kept (256). */
   maxEntries?: number;
+  /**
+   * For a site with an `authenticate` hook: whether a request's headers alone show that the hook will find no
+   * caller (say, no session cookie: `(headers) => headers.cookie === undefined`). Such anonymous requests then
+   * get answers kept as sent (see sent-answers.ts), as on a site without a hook; without it, a site with a hook
+   * keeps none. A request it wrongly calls anonymous can only be given the answer an anonymous caller got.
+   */
+  anonymous?: (headers: SiteRequest['headers']) => boolean;
   /** Most memory the kept answers may take, estimated from their JSON (32 MiB). */
   maxBytes?: number;
   /**

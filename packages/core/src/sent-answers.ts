@@ -23,7 +23,8 @@ type KnowsVersions = Pick<SiteStore, 'knownChangeVersion'> & { knownChangeVersio
  *
  * - GET without a body, and no `Authorization`, `X-WP-Nonce` or `Origin` header (the answer would depend on the
  *   caller, or carry CORS headers for that origin);
- * - a site without an `authenticate` hook (only the hook can tell who a request's cookies or session belong to);
+ * - a site without an `authenticate` hook (only the hook can tell who a request's cookies or session belong to),
+ *   or one whose app says which headers the hook finds no caller in (`cache.anonymous`);
  * - a store that knows its change version without asking (the memory store; the PostgreSQL store would need a
  *   round trip per request, which the pipeline's own cache makes anyway).
  *
@@ -37,6 +38,8 @@ export class SentAnswers {
     private readonly store: KnowsVersions,
     private readonly now: () => number,
     bounds: { maxEntries: number; maxBytes: number; maxAgeMs: number },
+    /** For a site with an authenticate hook: the app's word that a request's headers name no caller. */
+    private readonly anonymous: ((headers: SiteRequest['headers']) => boolean) | null = null,
   ) {
     this.kept = new VersionedLru(now, { ...bounds, largestShare: 8 });
   }
@@ -48,10 +51,21 @@ export class SentAnswers {
 
   /** The kept answer for this request, or null when it must go through the pipeline. `url`: path below the mount point, with the query. */
   find(method: string, url: string, headers: SiteRequest['headers'], basePath: string, settings: object): SiteResponse | null {
-    if (method !== 'GET' || url.length > MAX_URL_CHARS || !answersByUrl(headers)) return null;
+    if (method !== 'GET' || url.length > MAX_URL_CHARS || !this.answersByUrl(headers)) return null;
     const key = `${Math.floor(this.now() / 1000)} ${basePath} ${url}`;
     const kept = this.kept.getCurrent(key, (value) => this.store.knownChangeVersion((value as SentAnswer).scopes), settings) as SentAnswer | undefined;
     return kept ? kept.response : null;
+  }
+
+  private answersByUrl(headers: SiteRequest['headers']): boolean {
+    if (!answersByUrl(headers)) return false;
+    if (this.anonymous === null) return true;
+    try {
+      return this.anonymous(headers) === true;
+    } catch {
+      // The app's test failed: the request goes through the pipeline, whose hook decides.
+      return false;
+    }
   }
 
   /** The change version of `scopes` now: read before an answer is computed, and kept with it. */
@@ -64,7 +78,7 @@ export class SentAnswers {
    * was). The caller has checked that nothing but the URL decided it (see the class comment).
    */
   keep(request: SiteRequest, basePath: string, settings: object, second: number, scopes: readonly ChangeScope[], version: number, response: SiteResponse): void {
-    if (!response.bodyBytes || request.method !== 'GET' || !answersByUrl(request.headers)) return;
+    if (!response.bodyBytes || request.method !== 'GET' || !this.answersByUrl(request.headers)) return;
     const url = request.query ? `${request.path}?${request.query}` : request.path;
     if (url.length > MAX_URL_CHARS) return;
     const size = response.bodyBytes.byteLength + 64 * response.headers.length;

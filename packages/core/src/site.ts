@@ -131,14 +131,21 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
     const versions = SentAnswers.storeOf(options.store);
     // Answers as sent hold the bytes the answer cache already holds: a quarter of its byte bound, which it
     // estimates at four bytes per character of JSON.
+    // With an authenticate hook, only the app can say which requests it finds no caller in (`cache.anonymous`).
+    const anonymous = options.authenticate ? (cacheOptions.anonymous ?? null) : null;
     this.sentAnswers =
-      options.cache === false || options.authenticate || !versions
+      options.cache === false || (options.authenticate && !anonymous) || !versions
         ? null
-        : new SentAnswers(versions, () => this.clock(), {
-            maxEntries: cacheOptions.maxEntries ?? 256,
-            maxBytes: (cacheOptions.maxBytes ?? 32 * 1024 * 1024) / 4,
-            maxAgeMs: cacheOptions.maxAgeMs ?? 30_000,
-          });
+        : new SentAnswers(
+            versions,
+            () => this.clock(),
+            {
+              maxEntries: cacheOptions.maxEntries ?? 256,
+              maxBytes: (cacheOptions.maxBytes ?? 32 * 1024 * 1024) / 4,
+              maxAgeMs: cacheOptions.maxAgeMs ?? 30_000,
+            },
+            anonymous,
+          );
     this.fragments = options.fragments === false ? null : new FragmentCache(() => this.clock(), options.fragments === true ? {} : options.fragments);
     this.current = resolveSettings(this.configured);
     this.media = new MediaLibrary(this, { ...options.media, files: options.files });

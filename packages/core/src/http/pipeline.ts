@@ -440,9 +440,10 @@ async function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?
   if (rawMethod === 'HEAD') return { status, headers: [...out, ['Content-Length', String(bytes ? bytes.length : Buffer.byteLength(text))]], body: '' };
   const answer: SiteResponse = bytes ? bytesResponse(status, out, bytes) : { status, headers: out, body: text };
   const sent = state.sent;
-  // Kept as sent only when nothing but the URL decided it: an anonymous caller of a site without an authenticate
-  // hook, and no header WordPress would add for that caller.
-  if (sent && sent.version !== null && ctx.sentAnswers && !isError && !principal && !ctx.authenticateHook && !Object.hasOwn(input, 'principal') && !caller.headers.length) {
+  // Kept as sent only when nothing but the URL decided it: an anonymous caller whose headers name nobody (the
+  // answers' own check, which also asks the app on a site with an authenticate hook), and no header WordPress
+  // would add for that caller.
+  if (sent && sent.version !== null && ctx.sentAnswers && !isError && !principal && !Object.hasOwn(input, 'principal') && !caller.headers.length) {
     ctx.sentAnswers.keep(input, input.basePath ?? ctx.basePath, ctx.settings, sent.second, sent.scopes, sent.version, answer);
   }
   return answer;

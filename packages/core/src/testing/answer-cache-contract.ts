@@ -204,6 +204,31 @@ export function answerCacheContractSuite(name: string, harness: AnswerCacheHarne
       await site.handle({ ...LIST, query: 'categories=jazz', basePath: '/api' });
       await site.handle({ ...LIST, query: 'categories=jazz', basePath: '/api' });
       expect(site.sentAnswer('GET', URL, {}, '/api')).toBeNull();
+      // Unless the app says which headers its hook finds nobody in: then its anonymous requests are kept too.
+      const hooked = createSite({
+        store,
+        clock,
+        logger: silentLogger,
+        authenticate: (request) => (request.headers['x-role'] === 'editor' ? { id: 7, login: 'shared', roles: ['editor'], credentials: 'header' } : null),
+        // Wrong on purpose for `x-role: editor`: the hook finds a caller there, so nothing is kept for it.
+        cache: { anonymous: (headers) => headers['x-session'] === undefined },
+      });
+      const askHooked = (headers: Record<string, string>) => hooked.handle({ method: 'GET', path: LIST.path, query: 'categories=jazz', headers, basePath: '/api' });
+      const editor = await askHooked({ 'x-role': 'editor' });
+      expect(header(editor.headers, 'Allow')).toBe('GET, POST');
+      expect(hooked.sentAnswer('GET', URL, { 'x-role': 'editor' }, '/api')).toBeNull();
+      await askHooked({ 'x-session': 'abc' });
+      expect(hooked.sentAnswer('GET', URL, { 'x-session': 'abc' }, '/api')).toBeNull();
+      const anonymous = await askHooked({});
+      expect(hooked.sentAnswer('GET', URL, {}, '/api')?.body).toBe(anonymous.body);
+      expect(header(anonymous.headers, 'Allow')).toBe('GET');
+      // The kept answer is an anonymous caller's, never the editor's, and a header the app names is never served it.
+      expect(hooked.sentAnswer('GET', URL, { 'x-session': 'abc' }, '/api')).toBeNull();
+      // A test that throws sends the request through the pipeline.
+      const throwing = createSite({ store, clock, logger: silentLogger, authenticate: () => null, cache: { anonymous: () => { throw new Error('app bug'); } } });
+      const answered = await throwing.handle({ method: 'GET', path: LIST.path, query: 'categories=jazz', headers: {}, basePath: '/api' });
+      expect(answered.status).toBe(200);
+      expect(throwing.sentAnswer('GET', URL, {}, '/api')).toBeNull();
     });
 
     it('keys on capability overrides too', () => {
