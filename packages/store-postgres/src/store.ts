@@ -170,9 +170,44 @@ export class PostgresStore implements SiteStore {
   async changeVersion(scopes: readonly ChangeScope[] = CHANGE_SCOPES): Promise<number> {
     if (this.versionOwed.size) await this.versionChanged([...this.versionOwed]);
     for (const scope of scopes) if (this.versionOwed.has(scope)) throw new Error(`The change version of ${scope} could not be advanced after a write.`);
-    const rows = await this.sql.query<{ version: string | null }>(this.versionQuery(scopes), [], { prepare: true });
-    return Number(rows[0]?.version ?? 0);
+    return this.sharedVersionRead(scopes);
   }
+
+  /**
+   * Reads the version of `scopes` with a statement that starts after this call — so it sees every write whose
+   * advance finished before the call — shared by every call that arrives before it starts. Each cached answer asks
+   * for the version; under load, one read per round trip serves them all instead of one statement per request.
+   * A read already running when the call arrives may have passed a write that finished since: the call waits for
+   * the next one instead.
+   */
+  private sharedVersionRead(scopes: readonly ChangeScope[]): Promise<number> {
+    const text = this.versionQuery(scopes);
+    let reads = this.versionReads.get(text);
+    if (!reads) this.versionReads.set(text, (reads = { running: null, next: null }));
+    const shared = reads;
+    if (shared.next) return shared.next;
+    const start = (): Promise<number> => {
+      const read = this.sql.query<{ version: string | null }>(text, [], { prepare: true }).then((rows) => Number(rows[0]?.version ?? 0));
+      shared.running = read;
+      const settle = () => {
+        if (shared.running === read) shared.running = null;
+      };
+      read.then(settle, settle);
+      return read;
+    };
+    if (!shared.running) return start();
+    const after = shared.running.then(
+      () => undefined,
+      () => undefined,
+    );
+    return (shared.next = after.then(() => {
+      shared.next = null;
+      return start();
+    }));
+  }
+
+  /** Per version statement: the read running, and the one queued to start after it (see sharedVersionRead). */
+  private readonly versionReads = new Map<string, { running: Promise<number> | null; next: Promise<number> | null }>();
 
   /** One statement reading the sequences of `scopes` (a sequence never called reads as 0). */
   private versionQuery(scopes: readonly ChangeScope[]): string {
