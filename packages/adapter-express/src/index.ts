@@ -26,7 +26,9 @@ export function siterestExpress(site: Site<Request>, options: SiterestExpressOpt
   const passOn = (options.unmatched ?? 'next') === 'next';
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     try {
-      const sent = site.sentAnswer(req.method, req.url, req.headers, req.baseUrl);
+      // A kept answer comes at once on the memory store; the PostgreSQL store is asked for its version first.
+      let sent = site.sentAnswer(req.method, req.url, req.headers, req.baseUrl);
+      if (sent instanceof Promise) sent = await sent;
       if (sent) {
         send(res, sent);
         return;

@@ -27,7 +27,9 @@ export const siterestFastify: FastifyPluginAsync<SiterestFastifyOptions> = async
 
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     const url = request.url.slice(fastify.prefix.length) || '/';
-    const sent = site.sentAnswer(request.method, url, request.raw.headers, fastify.prefix);
+    // A kept answer comes at once on the memory store; the PostgreSQL store is asked for its version first.
+    let sent = site.sentAnswer(request.method, url, request.raw.headers, fastify.prefix);
+    if (sent instanceof Promise) sent = await sent;
     if (sent) return send(reply, sent);
     if (unmatched === 'next' && !site.serves(url.split('?', 1)[0]!)) return reply.callNotFound();
     return serve(site, fastify.prefix, request, reply);

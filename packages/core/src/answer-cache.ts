@@ -104,7 +104,7 @@ export class AnswerCache {
     return this.kept.size;
   }
 
-  async remember<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: (version?: number) => Promise<T>): Promise<T> {
+  async remember<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: (version?: number) => Promise<T>, onVersion?: (version: number) => void): Promise<T> {
     if (!this.store.changeVersion) return compute();
     const key = keyText(scopes, keyParts);
     if (key === null) return compute();
@@ -116,6 +116,7 @@ export class AnswerCache {
       this.clear();
       return compute();
     }
+    onVersion?.(version);
     const hit = this.kept.get(key, version);
     if (hit !== undefined) return hit as T;
     const running = this.pending.get(key);

@@ -11,13 +11,13 @@ interface SentAnswer {
   readonly response: SiteResponse;
 }
 
-/** What a store must offer for answers to be kept as sent: its change version, known without asking anything. */
-type KnowsVersions = Pick<SiteStore, 'knownChangeVersion'> & { knownChangeVersion: NonNullable<SiteStore['knownChangeVersion']> };
+/** What a store must offer for answers to be kept as sent: its change version. */
+type KnowsVersions = Pick<SiteStore, 'knownChangeVersion'> & { changeVersion: NonNullable<SiteStore['changeVersion']> };
 
 /**
  * Whole answers as they were sent — status, headers and bytes — kept under the URL an anonymous client asked, so
  * that the same request within the same second is answered before the pipeline starts: no query parsing, no
- * route match, no caller identification, no promise. It holds only answers the pipeline itself took from its
+ * route match, no caller identification. It holds only answers the pipeline itself took from its
  * request-level answer cache (endpoints with `answerScopes`), for requests whose answer nothing but the URL, the
  * clock's second and the data decides:
  *
@@ -25,11 +25,10 @@ type KnowsVersions = Pick<SiteStore, 'knownChangeVersion'> & { knownChangeVersio
  *   caller, or carry CORS headers for that origin);
  * - a site without an `authenticate` hook (only the hook can tell who a request's cookies or session belong to),
  *   or one whose app says which headers the hook finds no caller in (`cache.anonymous`);
- * - a store that knows its change version without asking (the memory store; the PostgreSQL store would need a
- *   round trip per request, which the pipeline's own cache makes anyway).
- *
- * An answer is reused only while the change version of its scopes is the one read before it was computed, within
- * the second its key names, and with the same settings object (the API root in its links).
+ * An answer is reused only while the change version of its scopes is the one it was computed at, within the second
+ * its key names, and with the same settings object (the API root in its links). A store that knows its version
+ * without asking (the memory store, `knownChangeVersion`) is answered synchronously, without a single promise; the
+ * PostgreSQL store is asked for it as the pipeline would (one shared read, see its changeVersion).
  */
 export class SentAnswers {
   private readonly kept: VersionedLru;
@@ -46,15 +45,26 @@ export class SentAnswers {
 
   /** A store that can keep answers as sent, or null. */
   static storeOf(store: SiteStore): KnowsVersions | null {
-    return typeof store.knownChangeVersion === 'function' ? (store as KnowsVersions) : null;
+    return typeof store.changeVersion === 'function' ? (store as KnowsVersions) : null;
   }
 
-  /** The kept answer for this request, or null when it must go through the pipeline. `url`: path below the mount point, with the query. */
-  find(method: string, url: string, headers: SiteRequest['headers'], basePath: string, settings: object): SiteResponse | null {
+  /**
+   * The kept answer for this request, or null when it must go through the pipeline; a promise of either when the
+   * store must be asked for its version. `url`: path below the mount point, with the query.
+   */
+  find(method: string, url: string, headers: SiteRequest['headers'], basePath: string, settings: object): SiteResponse | null | Promise<SiteResponse | null> {
     if (method !== 'GET' || url.length > MAX_URL_CHARS || !this.answersByUrl(headers)) return null;
     const key = `${Math.floor(this.now() / 1000)} ${basePath} ${url}`;
-    const kept = this.kept.getCurrent(key, (value) => this.store.knownChangeVersion((value as SentAnswer).scopes), settings) as SentAnswer | undefined;
-    return kept ? kept.response : null;
+    const candidate = this.kept.peek(key) as SentAnswer | undefined;
+    if (!candidate) return null;
+    const store = this.store;
+    if (store.knownChangeVersion) return responseOf(this.kept.get(key, store.knownChangeVersion(candidate.scopes), settings));
+    // Asked now, after the request came: a write finished before it is seen. A store that cannot vouch for its
+    // version (a write's advance is owed) sends the request through the pipeline, which then trusts no cache.
+    return store.changeVersion(candidate.scopes).then(
+      (version) => responseOf(this.kept.get(key, version, settings)),
+      () => null,
+    );
   }
 
   private answersByUrl(headers: SiteRequest['headers']): boolean {
@@ -68,14 +78,9 @@ export class SentAnswers {
     }
   }
 
-  /** The change version of `scopes` now: read before an answer is computed, and kept with it. */
-  version(scopes: readonly ChangeScope[]): number {
-    return this.store.knownChangeVersion(scopes);
-  }
-
   /**
-   * Keeps `response`, the answer to `request` computed at `version` in the clock's `second` (both read before it
-   * was). The caller has checked that nothing but the URL decided it (see the class comment).
+   * Keeps `response`, the answer to `request` at `version` (read before it was looked up or computed) in the
+   * clock's `second`. The caller has checked that no caller decided it (see the class comment).
    */
   keep(request: SiteRequest, basePath: string, settings: object, second: number, scopes: readonly ChangeScope[], version: number, response: SiteResponse): void {
     if (!response.bodyBytes || request.method !== 'GET' || !this.answersByUrl(request.headers)) return;
@@ -94,4 +99,8 @@ function answersByUrl(headers: SiteRequest['headers']): boolean {
   if (headers.authorization !== undefined || headers['x-wp-nonce'] !== undefined || headers.origin !== undefined || headers['transfer-encoding'] !== undefined) return false;
   const length = headers['content-length'];
   return length === undefined || length === '0';
+}
+
+function responseOf(kept: unknown): SiteResponse | null {
+  return kept === undefined ? null : (kept as SentAnswer).response;
 }

@@ -35,7 +35,11 @@ export interface SiteContext {
    * of `scopes`, the caller's rights included (`callerKey`). `compute` is given the change version it runs at
    * when the cache has read it (read before any data, so data built from it is never newer than it claims).
    */
-  cached<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: (version?: number) => Promise<T>): Promise<T>;
+  /**
+   * The answer kept under `keyParts` at the current change version of `scopes`, else `compute`'s (kept). `onVersion`
+   * learns the version the answer belongs to (read before it was looked up or computed).
+   */
+  cached<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: (version?: number) => Promise<T>, onVersion?: (version: number) => void): Promise<T>;
   /** Serialized records of list answers (see fragment-cache.ts); null when turned off. */
   readonly fragments: FragmentCache | null;
   /** Uploads, image sizes, regeneration, outbound fetches (see media/). */

@@ -130,7 +130,7 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
     this.answers = options.cache === false ? null : new AnswerCache(options.store, () => this.clock(), cacheOptions);
     const versions = SentAnswers.storeOf(options.store);
     // Answers as sent hold the bytes the answer cache already holds: a quarter of its byte bound, which it
-    // estimates at four bytes per character of JSON.
+    // estimates at four bytes per character of JSON. A store without a change version caches nothing.
     // With an authenticate hook, only the app can say which requests it finds no caller in (`cache.anonymous`).
     const anonymous = options.authenticate ? (cacheOptions.anonymous ?? null) : null;
     this.sentAnswers =
@@ -196,8 +196,8 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
     return this.clock();
   }
 
-  cached<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: (version?: number) => Promise<T>): Promise<T> {
-    return this.answers ? this.answers.remember(keyParts, scopes, compute) : compute();
+  cached<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: (version?: number) => Promise<T>, onVersion?: (version: number) => void): Promise<T> {
+    return this.answers ? this.answers.remember(keyParts, scopes, compute, onVersion) : compute();
   }
 
   /**
@@ -287,10 +287,11 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
    */
   /**
    * The answer this request got a moment ago, when nothing but its URL decided it (see sent-answers.ts); else null,
-   * and the request goes to `handle`. Synchronous: adapters ask it first. `url` is the path below the mount point
-   * with the query string, `basePath` the mount point as `handle` would get it.
+   * and the request goes to `handle`. Adapters ask it first. Synchronous on a store that knows its change version
+   * in-process (memory); a promise where the store is asked for it (PostgreSQL). `url` is the path below the mount
+   * point with the query string, `basePath` the mount point as `handle` would get it.
    */
-  sentAnswer(method: string, url: string, headers: SiteRequest['headers'], basePath: string = this.basePath): SiteResponse | null {
+  sentAnswer(method: string, url: string, headers: SiteRequest['headers'], basePath: string = this.basePath): SiteResponse | null | Promise<SiteResponse | null> {
     return this.sentAnswers && this.started ? this.sentAnswers.find(method, url, headers, basePath, this.current) : null;
   }
 

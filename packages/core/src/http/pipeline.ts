@@ -113,7 +113,7 @@ interface DispatchState {
   allow?: string[];
   /**
    * For an answer from the request-level cache: the clock's second of its key, and the scopes and change version
-   * read before it was looked up — what the answer as sent may be kept with (see sent-answers.ts).
+   * it belongs to (null when the store has none) — what the answer as sent may be kept with (see sent-answers.ts).
    */
   sent?: { second: number; scopes: readonly ChangeScope[]; version: number | null };
 }
@@ -230,12 +230,18 @@ async function dispatch(
   const second = Math.floor(ctx.now() / 1000);
   const key = scopes ? requestAnswerKey(request, match, body, second) : null;
   if (!scopes || !key) return runEndpoint(ctx, request, match, body);
-  // Read before the lookup: an answer computed meanwhile is then never kept as newer than it is.
-  state.sent = { second, scopes, version: ctx.sentAnswers ? ctx.sentAnswers.version(scopes) : null };
-  const kept = await ctx.cached(key, scopes, async () => {
-    const response = await runEndpoint(ctx, request, match, body);
-    return new RequestAnswer(response, await allowedMethods(match.route, request));
-  });
+  const sent: NonNullable<DispatchState['sent']> = { second, scopes, version: null };
+  state.sent = sent;
+  // The version the cache read before looking the answer up (or computing it): what the answer belongs to.
+  const kept = await ctx.cached(
+    key,
+    scopes,
+    async () => {
+      const response = await runEndpoint(ctx, request, match, body);
+      return new RequestAnswer(response, await allowedMethods(match.route, request));
+    },
+    (version) => (sent.version = version),
+  );
   state.allow = kept.allow;
   return kept;
 }

@@ -54,13 +54,9 @@ export class VersionedLru {
     return undefined;
   }
 
-  /**
-   * As `get`, for values whose current version depends on the value itself (an answer kept under its URL knows
-   * the scopes it depends on only once found): `versionOf` tells the version the kept value must have been stored at.
-   */
-  getCurrent(key: string, versionOf: (value: unknown) => number, tag?: unknown): unknown {
-    const hit = this.entries.get(key);
-    return hit ? this.get(key, versionOf(hit.value), tag) : undefined;
+  /** The value kept for `key` whatever its version, tag and age (to learn what to check it against): not a hit. */
+  peek(key: string): unknown {
+    return this.entries.get(key)?.value;
   }
 
   /** Keeps `value` (estimated at `size` bytes) unless it is too large or a newer version is already kept. */
