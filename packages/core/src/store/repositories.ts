@@ -127,7 +127,7 @@ export interface SiteStore {
   changeVersion?(scopes?: readonly ChangeScope[]): Promise<number>;
   /**
    * The same version, known at once without asking anything: only for a store whose every write happens in this
-   * process (the memory store). With it, whole answers can be kept as sent (see sent-answers.ts in core).
+   * process (the memory store). With it, answers kept as sent are found without a promise (see sent-answers.ts).
    */
   knownChangeVersion?(scopes?: readonly ChangeScope[]): number;
   /** Readies the store (the PostgreSQL store checks its schema); idempotent. */
