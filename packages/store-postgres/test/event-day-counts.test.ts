@@ -1,39 +1,25 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSite, isStoreError, silentLogger, ZERO_DATE, type EventQuery } from '@siterest/core';
 import { newEvent } from '@siterest/core/testing';
-import { postgresStore, type PostgresStore } from '../src/index.js';
+import type { PostgresStore } from '../src/index.js';
 import { eventListSql } from '../src/repositories/calendar/event-list.js';
 import { tablesIn } from '../src/tables.js';
-import { dropSchema, emptySchema, openTestDatabase, uniqueSchema, type TestDatabase } from './support/database.js';
+import { emptySchema, useSharedSchema, type TestDatabase } from './support/database.js';
 
 /**
  * event_day_counts (migration 012) against the events themselves: the table equals a recount after any writes,
  * concurrent ones included, and a list total taken from it equals a plain count(*) of the same condition (the page
  * equals the plain ordered query's).
  */
+const shared = useSharedSchema('daycounts');
+const { schema } = shared;
+const s = `"${schema}"`;
 let db: TestDatabase;
 let store: PostgresStore;
 /** A second instance on the same schema, as another process of the app would be. */
 let other: PostgresStore;
-const schema = uniqueSchema('daycounts');
-const s = `"${schema}"`;
-
-beforeAll(async () => {
-  db = await openTestDatabase();
-  store = postgresStore({ ...db.connection('siterest-test-a'), schema });
-  other = postgresStore({ ...db.connection('siterest-test-b'), schema });
-  await store.migrate();
-});
-
-afterAll(async () => {
-  await store?.close();
-  await other?.close();
-  if (db) {
-    await dropSchema(db, schema);
-    await db.close();
-  }
-});
+beforeAll(() => void ({ db, store, other } = shared));
 
 beforeEach(async () => {
   await emptySchema(db, schema);

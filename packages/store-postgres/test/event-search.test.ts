@@ -1,38 +1,24 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isStoreError, searchTerms, ZERO_DATE, type EventQuery } from '@siterest/core';
 import { newEvent } from '@siterest/core/testing';
-import { postgresStore, type PostgresStore } from '../src/index.js';
+import type { PostgresStore } from '../src/index.js';
 import { containsPattern } from '../src/sql/like.js';
-import { dropSchema, emptySchema, openTestDatabase, uniqueSchema, type TestDatabase } from './support/database.js';
+import { emptySchema, useSharedSchema, type TestDatabase } from './support/database.js';
 
 /**
  * event_search (migration 014) against the events and posts themselves: the table equals a recomputation after any
  * writes, concurrent ones included, and a searched list's total and page equal a plain query with ILIKE on each
  * searched column of `posts`, as the search was written before the table existed.
  */
+const shared = useSharedSchema('eventsearch');
+const { schema } = shared;
+const s = `"${schema}"`;
 let db: TestDatabase;
 let store: PostgresStore;
 /** A second instance on the same schema, as another process of the app would be. */
 let other: PostgresStore;
-const schema = uniqueSchema('eventsearch');
-const s = `"${schema}"`;
-
-beforeAll(async () => {
-  db = await openTestDatabase();
-  store = postgresStore({ ...db.connection('siterest-test-a'), schema });
-  other = postgresStore({ ...db.connection('siterest-test-b'), schema });
-  await store.migrate();
-});
-
-afterAll(async () => {
-  await store?.close();
-  await other?.close();
-  if (db) {
-    await dropSchema(db, schema);
-    await db.close();
-  }
-});
+beforeAll(() => void ({ db, store, other } = shared));
 
 beforeEach(async () => {
   await emptySchema(db, schema);

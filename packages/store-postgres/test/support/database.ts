@@ -81,6 +81,30 @@ export function useMigratedStore(label: string): { store: PostgresStore; db: Tes
 }
 
 /**
+ * Two store instances on one migrated schema of its own for one test file, as two processes of an app would open
+ * it (the second for concurrent writes and cross-instance reads): opened before the file's tests, closed and
+ * dropped after them. The returned object's fields other than `schema` are set once `beforeAll` ran.
+ */
+export function useSharedSchema(label: string): { store: PostgresStore; other: PostgresStore; db: TestDatabase; schema: string } {
+  const handle = { schema: uniqueSchema(label) } as { store: PostgresStore; other: PostgresStore; db: TestDatabase; schema: string };
+  beforeAll(async () => {
+    handle.db = await openTestDatabase();
+    handle.store = postgresStore({ ...handle.db.connection('siterest-test-a'), schema: handle.schema });
+    handle.other = postgresStore({ ...handle.db.connection('siterest-test-b'), schema: handle.schema });
+    await handle.store.migrate();
+  });
+  afterAll(async () => {
+    await handle.store?.close();
+    await handle.other?.close();
+    if (handle.db) {
+      await dropSchema(handle.db, handle.schema);
+      await handle.db.close();
+    }
+  });
+  return handle;
+}
+
+/**
  * A database of its own, for tests of what lives outside one schema (the default schema, an app's own tables):
  * a new database on the server named by DATABASE_URL, or a new in-memory PGlite.
  */
