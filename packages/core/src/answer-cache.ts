@@ -60,6 +60,11 @@ export interface AnswerCacheOptions {
   maxAgeMs?: number;
 }
 
+/** The bounds `options` give, with their defaults: 256 answers, 32 MiB, 30 s (answers as sent share them). */
+export function answerCacheBounds(options: AnswerCacheOptions): { maxEntries: number; maxBytes: number; maxAgeMs: number } {
+  return { maxEntries: options.maxEntries ?? 256, maxBytes: options.maxBytes ?? 32 * 1024 * 1024, maxAgeMs: options.maxAgeMs ?? 30_000 };
+}
+
 /**
  * Longest key material kept: a request naming more (a huge search, long id lists) is answered without the
  * cache, so nobody can fill memory with keys. Real requests stay far below it.
@@ -91,12 +96,7 @@ export class AnswerCache {
     now: () => number,
     options: AnswerCacheOptions = {},
   ) {
-    this.kept = new VersionedLru(now, {
-      maxEntries: options.maxEntries ?? 256,
-      maxBytes: options.maxBytes ?? 32 * 1024 * 1024,
-      largestShare: 8,
-      maxAgeMs: options.maxAgeMs ?? 30_000,
-    });
+    this.kept = new VersionedLru(now, { ...answerCacheBounds(options), largestShare: 8 });
   }
 
   /** The number of answers kept and the memory they are estimated to take. */

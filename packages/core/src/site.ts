@@ -1,4 +1,4 @@
-import { AnswerCache, type AnswerCacheOptions } from './answer-cache.js';
+import { AnswerCache, answerCacheBounds, type AnswerCacheOptions } from './answer-cache.js';
 import { FragmentCache, type FragmentCacheOptions } from './fragment-cache.js';
 import { SentAnswers } from './sent-answers.js';
 import { newApplicationPasswordRecord } from './auth/application-passwords.js';
@@ -128,24 +128,17 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
     this.configured = options.settings ?? {};
     const cacheOptions: AnswerCacheOptions = typeof options.cache === 'object' ? options.cache : {};
     this.answers = options.cache === false ? null : new AnswerCache(options.store, () => this.clock(), cacheOptions);
+    // A store without a change version caches nothing. With an authenticate hook, only the app can say which
+    // requests the hook finds no caller in (`cache.anonymous`).
     const versions = SentAnswers.storeOf(options.store);
-    // Answers as sent hold the bytes the answer cache already holds: a quarter of its byte bound, which it
-    // estimates at four bytes per character of JSON. A store without a change version caches nothing.
-    // With an authenticate hook, only the app can say which requests it finds no caller in (`cache.anonymous`).
     const anonymous = options.authenticate ? (cacheOptions.anonymous ?? null) : null;
+    const bounds = answerCacheBounds(cacheOptions);
+    // Answers as sent hold bytes the answer cache holds too: a quarter of its byte bound, which it estimates at
+    // four bytes per character of JSON.
     this.sentAnswers =
       options.cache === false || (options.authenticate && !anonymous) || !versions
         ? null
-        : new SentAnswers(
-            versions,
-            () => this.clock(),
-            {
-              maxEntries: cacheOptions.maxEntries ?? 256,
-              maxBytes: (cacheOptions.maxBytes ?? 32 * 1024 * 1024) / 4,
-              maxAgeMs: cacheOptions.maxAgeMs ?? 30_000,
-            },
-            anonymous,
-          );
+        : new SentAnswers(versions, () => this.clock(), { ...bounds, maxBytes: bounds.maxBytes / 4 }, anonymous);
     this.fragments = options.fragments === false ? null : new FragmentCache(() => this.clock(), options.fragments === true ? {} : options.fragments);
     this.current = resolveSettings(this.configured);
     this.media = new MediaLibrary(this, { ...options.media, files: options.files });
@@ -282,10 +275,6 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
   }
 
   /**
-   * Serves one neutral request. Adapters pass `bodyError` when the body could not be read (413, 400). While the
-   * store cannot start, the answer is 503 `rest_service_unavailable`.
-   */
-  /**
    * The answer this request got a moment ago, when nothing but its URL decided it (see sent-answers.ts); else null,
    * and the request goes to `handle`. Adapters ask it first. Synchronous on a store that knows its change version
    * in-process (memory); a promise where the store is asked for it (PostgreSQL). `url` is the path below the mount
@@ -295,6 +284,10 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
     return this.sentAnswers && this.started ? this.sentAnswers.find(method, url, headers, basePath, this.current) : null;
   }
 
+  /**
+   * Serves one neutral request. Adapters pass `bodyError` when the body could not be read (413, 400). While the
+   * store cannot start, the answer is 503 `rest_service_unavailable`.
+   */
   async handle(request: SiteRequest, bodyError?: ApiError): Promise<SiteResponse> {
     const unavailable = this.started ? undefined : await this.startForRequests();
     return handleRequest(this, request, unavailable ?? bodyError);
