@@ -67,12 +67,13 @@ describe('event_search', () => {
     expect(rows).toEqual([]);
   });
 
-  it('stays equal to a recomputation under concurrent text, key and status changes, creates and deletes on two instances', async () => {
+  it('stays equal to a recomputation under 1,000 concurrent text, key and status changes, creates and deletes on two instances (150 on PGlite)', async () => {
     const instances = [store, other];
     const ids: number[] = [];
     for (let i = 0; i < 10; i++) ids.push((await instances[i % 2]!.events.create(newEvent({ title: `Event ${i}`, startDateUtc: at(i % 5) }))).id);
     // Few events, so writers of the text and of the keys keep meeting on the same rows.
-    const work = Array.from({ length: 150 }, (_, i) => {
+    const total = db.kind === 'postgres' ? 1000 : 150;
+    const work = Array.from({ length: total }, (_, i) => {
       const instance = instances[i % 2]!;
       const id = ids[i % ids.length]!;
       switch (i % 6) {
@@ -97,6 +98,7 @@ describe('event_search', () => {
     // The only refusal allowed is the pool's, when a connection cannot be had in time.
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
     expect(refused.filter((o) => !isStoreError(o.reason, 'unavailable'))).toEqual([]);
+    expect(refused.length).toBeLessThan(total / 2);
     const { rows, recomputed } = await rowsAndRecomputed();
     expect(rows).toEqual(recomputed);
     expect(rows.length).toBeGreaterThanOrEqual(10);
