@@ -92,22 +92,44 @@ export class FragmentCache {
   }
 }
 
-const COMMA = Buffer.from(',');
+/** The opening of a list answer whose first key is `key`, as UTF-8 bytes (`{"events":[`), made once per key. */
+const openings = new Map<string, Buffer>();
+function openingOf(key: string): Buffer {
+  let opening = openings.get(key);
+  if (!opening) openings.set(key, (opening = Buffer.from(`{${encodeJson(key)}:[`)));
+  return opening;
+}
+
+const COMMA = 0x2c;
 
 /**
  * Records the JSON of a list answer whose first key is `key` (the list) as its item fragments joined:
  * `encodeJson` is the same on parts as on the whole, so this is byte for byte what encoding `data` would give.
  * Only its UTF-8 bytes are joined, from the fragments' bytes (copied, not encoded: encoding tens of kilobytes of
- * text again was a tenth of an uncached list's time); the text is decoded from them when something asks for it.
+ * text again was a tenth of an uncached list's time), into one buffer of the exact size; the text is decoded
+ * from them when something asks for it.
  */
 export function shareJoinedList(data: Record<string, unknown>, key: string, items: readonly Fragment[]): void {
-  const opening = `{${encodeJson(key)}:[`;
-  const rest = encodeJson({ ...data, [key]: [] }).slice(opening.length);
-  const parts: Buffer[] = [Buffer.from(opening)];
-  items.forEach((item, index) => {
-    if (index) parts.push(COMMA);
-    parts.push((item.bytes ??= Buffer.from(item.json)));
-  });
-  parts.push(Buffer.from(rest));
-  shareEncoding(data, Buffer.concat(parts));
+  const opening = openingOf(key);
+  // The keys after the list, encoded on their own: `]` closes the list and `,` or `}` follows as in the whole.
+  const after: Record<string, unknown> = {};
+  for (const name in data) if (name !== key) after[name] = data[name];
+  const tail = encodeJson(after);
+  const closing = Buffer.from(tail.length > 2 ? `],${tail.slice(1)}` : ']}');
+  let size = opening.length + closing.length + Math.max(items.length - 1, 0);
+  const parts: Buffer[] = new Array<Buffer>(items.length);
+  for (let index = 0; index < items.length; index++) {
+    const item = items[index]!;
+    size += (parts[index] = item.bytes ??= Buffer.from(item.json)).length;
+  }
+  const joined = Buffer.allocUnsafe(size);
+  joined.set(opening, 0);
+  let offset = opening.length;
+  for (let index = 0; index < parts.length; index++) {
+    if (index) joined[offset++] = COMMA;
+    joined.set(parts[index]!, offset);
+    offset += parts[index]!.length;
+  }
+  joined.set(closing, offset);
+  shareEncoding(data, joined);
 }

@@ -37,8 +37,17 @@ export const isText = (value: unknown): value is string => typeof value === 'str
 
 export const isString: ArgValidator = (value) => !isEmpty(value) && isText(value);
 
-/** Resolves a term given as id, slug or name (WordPress term_exists) within a taxonomy. */
-export async function findTerm(request: ApiRequest, taxonomy: string, value: unknown): Promise<number | null> {
+/**
+ * Resolves a term given as id, slug or name (WordPress term_exists) within a taxonomy. Remembered for the
+ * request: the list's validation and its query both resolve the same terms, and on PostgreSQL each lookup is a
+ * round trip.
+ */
+export function findTerm(request: ApiRequest, taxonomy: string, value: unknown): Promise<number | null> {
+  const key = typeof value === 'number' ? `term ${taxonomy} id ${value}` : `term ${taxonomy} = ${strval(value)}`;
+  return request.remember(key, () => lookUpTerm(request, taxonomy, value));
+}
+
+async function lookUpTerm(request: ApiRequest, taxonomy: string, value: unknown): Promise<number | null> {
   const terms = request.site.store.terms;
   if (typeof value === 'number') {
     const term = await terms.get(value);

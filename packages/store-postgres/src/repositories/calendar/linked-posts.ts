@@ -9,7 +9,7 @@ import {
 import { hasNul, Params } from '../../sql/params.js';
 import { bindUtc } from '../columns.js';
 import { atomically, type Db } from '../db.js';
-import { countOf, pageWithTotal } from '../paging.js';
+import { pageAndTotal } from '../paging.js';
 import { lockNames } from '../naming-lock.js';
 import { insertPost, lockPost, readPost, readPosts, recordColumns, toRecord, updatePost } from '../post-rows.js';
 import type { PostType } from '../post-types.js';
@@ -54,18 +54,12 @@ async function listLinked<R>(db: Db, linked: Linked, q: LinkedPostQuery): Promis
   const countParams = [...params.values];
   const limit = params.count(q.limit);
   const offset = params.count(q.offset);
-  return pageWithTotal(
-    q.offset,
-    q.limit,
-    async () =>
-      (
-        await db.sql.query(
-          `SELECT ${recordColumns(db, linked.type)} FROM ${from} WHERE ${where}
-            ORDER BY p.post_date DESC, p.id DESC LIMIT ${limit} OFFSET ${offset}`,
-          params.values,
-        )
-      ).map((row) => toRecord<R>(row, linked.type)),
-    () => countOf(db.sql.query<{ n: unknown }>(`SELECT count(*) AS n FROM ${from} WHERE ${where}`, countParams)),
+  return pageAndTotal(
+    db,
+    q,
+    { with: '', columns: recordColumns(db, linked.type), from, where, order: 'p.post_date DESC, p.id DESC', limit, offset },
+    { page: params.values, count: countParams },
+    (row) => toRecord<R>(row, linked.type),
   );
 }
 

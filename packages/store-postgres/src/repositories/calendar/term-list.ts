@@ -1,8 +1,9 @@
 import { boundedSearch, type Page, type TermQuery, type TermRecord } from '@siterest/core';
 import { hasNul, Params } from '../../sql/params.js';
 import type { Db } from '../db.js';
-import { countOf, pageWithTotal } from '../paging.js';
-import { termSelect, toTerm } from './term-rows.js';
+import { selectList } from '../columns.js';
+import { pageAndTotal } from '../paging.js';
+import { TERM_COLUMNS, toTerm } from './term-rows.js';
 
 function termFilter(db: Db, q: TermQuery, params: Params): { with: string; where: string } {
   const taxonomy = params.add(q.taxonomy, 'text');
@@ -68,11 +69,11 @@ export function listTerms(db: Db, q: TermQuery): Promise<Page<TermRecord>> {
   const order = termOrder(q, params);
   const limit = params.count(q.limit);
   const offset = params.count(q.offset);
-  return pageWithTotal(
-    q.offset,
-    q.limit,
-    async () =>
-      (await db.sql.query(`${filter.with}${termSelect(db)} WHERE ${filter.where} ORDER BY ${order} LIMIT ${limit} OFFSET ${offset}`, params.values)).map(toTerm),
-    () => countOf(db.sql.query<{ n: unknown }>(`${filter.with}SELECT count(*) AS n FROM ${db.t.terms} t WHERE ${filter.where}`, countParams)),
+  return pageAndTotal(
+    db,
+    q,
+    { with: filter.with, columns: selectList('t', TERM_COLUMNS), from: `${db.t.terms} t`, where: filter.where, order, limit, offset },
+    { page: params.values, count: countParams },
+    toTerm,
   );
 }

@@ -1,0 +1,93 @@
+import { describe, expect, it } from 'vitest';
+import { createSite, manualClock, silentLogger } from '@siterest/core';
+import { newEvent, newOrganizer, newVenue, taxonomies } from '@siterest/core/testing';
+import type { PostgresStore } from '../src/index.js';
+import { emptySchema, useMigratedStore } from './support/database.js';
+
+/**
+ * Statements a list answer takes on PostgreSQL when nothing is cached: each is a round trip, and the calendar's
+ * short lists (venues, organizers, terms) used to take a second one for their total, and a term filter resolved
+ * its terms twice (once to validate, once to query).
+ */
+const migrated = useMigratedStore('round_trips');
+const NOW = '2026-11-21T16:41:37Z';
+
+const VERSION_READ = /^SELECT \(SELECT CASE WHEN is_called/;
+
+/** The statements (other than change-version reads) `store` runs while `work` does. */
+async function statementsOf(store: PostgresStore, work: () => Promise<unknown>): Promise<string[]> {
+  const sql = store.sql;
+  const query = sql.query;
+  const seen: string[] = [];
+  sql.query = ((text: string, ...rest: unknown[]) => {
+    if (!VERSION_READ.test(text)) seen.push(text.replace(/\s+/g, ' '));
+    return (query as (...args: unknown[]) => Promise<unknown>).call(sql, text, ...rest);
+  }) as typeof sql.query;
+  try {
+    await work();
+  } finally {
+    sql.query = query;
+  }
+  return seen;
+}
+
+async function setUp() {
+  await emptySchema(migrated.db, migrated.schema);
+  const store = migrated.store;
+  const site = createSite({ store, cache: false, fragments: false, settings: { name: 'Test', url: 'http://example.test' }, clock: manualClock(NOW), logger: silentLogger });
+  await site.ready();
+  const get = async (path: string, query = '') => {
+    const answer = await site.handle({ method: 'GET', path, query, headers: {}, basePath: '/api' });
+    expect(answer.status, answer.body).toBe(200);
+    return { body: answer.body, header: (name: string) => answer.headers.find(([key]) => key === name)?.[1] };
+  };
+  return { store, get };
+}
+
+describe('round trips of uncached calendar lists', () => {
+  it('reads a full page of venues or organizers and its total in one statement', async () => {
+    const { store, get } = await setUp();
+    for (let n = 0; n < 3; n++) {
+      await store.venues.create(newVenue({ title: `Hall ${n}` }));
+      await store.organizers.create(newOrganizer({ title: `Band ${n}` }));
+    }
+    for (const kind of ['venues', 'organizers']) {
+      let answer: Awaited<ReturnType<typeof get>> | undefined;
+      // Two a page: the page is full, so the total could not be told from it.
+      const statements = await statementsOf(store, async () => (answer = await get(`/cal/events/v1/${kind}`, 'per_page=2')));
+      expect(statements, statements.join('\n')).toHaveLength(1);
+      expect(answer!.header('X-TEC-Total')).toBe('3');
+      expect((JSON.parse(answer!.body) as Record<string, unknown[]>)[kind]).toHaveLength(2);
+    }
+  });
+
+  it('still counts a page asked for past the end, which has no row to carry the total', async () => {
+    const { store } = await setUp();
+    for (let n = 0; n < 3; n++) await store.venues.create(newVenue({ title: `Hall ${n}` }));
+    const statements = await statementsOf(store, async () => {
+      expect(await store.venues.list({ statuses: ['publish'], offset: 4, limit: 2 })).toEqual({ items: [], total: 3 });
+      expect(await store.venues.list({ statuses: ['publish'], offset: 2, limit: 2 })).toMatchObject({ total: 3 });
+    });
+    expect(statements).toHaveLength(3);
+  });
+
+  it('reads a full page of terms and its total in one statement', async () => {
+    const { store, get } = await setUp();
+    for (const name of ['Jazz', 'Rock', 'Folk']) await store.terms.create({ taxonomy: taxonomies.category, name, slug: name.toLowerCase(), description: '', parentId: 0 });
+    let answer: Awaited<ReturnType<typeof get>> | undefined;
+    const statements = await statementsOf(store, async () => (answer = await get('/cal/events/v1/categories', 'per_page=2&hide_empty=0')));
+    expect(statements, statements.join('\n')).toHaveLength(1);
+    expect(answer!.header('X-TEC-Total')).toBe('3');
+  });
+
+  it('resolves each term of a filter once, though both the validation and the query need it', async () => {
+    const { store, get } = await setUp();
+    const jazz = await store.terms.create({ taxonomy: taxonomies.category, name: 'Jazz', slug: 'jazz', description: '', parentId: 0 });
+    await store.events.create(newEvent({ categoryIds: [jazz.id], startDateUtc: '2027-01-01 10:00:00', endDateUtc: '2027-01-01 12:00:00' }));
+    let answer: Awaited<ReturnType<typeof get>> | undefined;
+    const statements = await statementsOf(store, async () => (answer = await get('/cal/events/v1/events', 'categories=jazz&start_date=2026-12-01')));
+    expect(answer!.header('X-TEC-Total')).toBe('1');
+    const termLookups = statements.filter((text) => text.includes('t.slug = $2'));
+    expect(termLookups, statements.join('\n')).toHaveLength(1);
+  });
+});
