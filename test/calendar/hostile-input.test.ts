@@ -90,6 +90,19 @@ describe.each(variants)('hostile request input ($label)', { timeout: 120_000 }, 
     expect(trusted.body.venue).toBe('Trusted <em>hall</em>');
   });
 
+  it('keeps only the style declarations safecss_filter_attr keeps, for authors without unfiltered_html', async () => {
+    const styled = '<p style="color: red; background: url(javascript:alert(1)); width: expression(alert(2))">a</p><span style="behavior: url(x.htc)">b</span>';
+    const event = await cal.call('author', 'POST', `${NS}/events`, { ...valid, description: styled });
+    expect(event.status).toBe(201);
+    const read = await cal.get(`${NS}/events/${event.body.id}`, 'administrator');
+    expect(read.body.description).toContain('<p style="color: red">a</p>');
+    expect(read.body.description).toContain('<span>b</span>');
+    // An administrator has unfiltered_html: the markup is kept as sent (the description is shown with wpautop).
+    const trusted = await cal.call('administrator', 'POST', `${NS}/events`, { ...valid, description: styled });
+    expect(trusted.body.description).toContain('url(javascript:alert(1)); width: expression(alert(2))">a</p>');
+    expect(trusted.body.description).toContain('<span style="behavior: url(x.htc)">b</span>');
+  });
+
   it('transforms huge hostile texts in linear time: slugs, names, term lookups', async () => {
     const huge = ['<'.repeat(200_000), '&'.repeat(200_000), '&a'.repeat(100_000), '%'.repeat(200_000), '<a'.repeat(100_000), '😀'.repeat(50_000)];
     const timings: Array<[string, number, number]> = [];
@@ -109,6 +122,17 @@ describe.each(variants)('hostile request input ($label)', { timeout: 120_000 }, 
     // A quadratic transform held the server for about 20 s on the first of these; linear ones take milliseconds
     // (the bound leaves room for a busy machine and PGlite indexing a 200,000-character title).
     expect(timings.filter(([, , ms]) => ms > 5000)).toEqual([]);
+  });
+
+  it('reads an event whose texts are long runs of spaces in linear time (its JSON-LD trims them as PHP does)', async () => {
+    const spaces = `a${' '.repeat(150_000)}b `;
+    const created = await cal.call('editor', 'POST', `${NS}/events`, { ...valid, title: `T${spaces}`, description: spaces, excerpt: spaces });
+    expect(created.status).toBe(201);
+    const started = performance.now();
+    const read = await cal.get(`${NS}/events/${created.body.id}`);
+    expect(read.status).toBe(200);
+    expect(read.body.json_ld).toBeDefined();
+    expect(performance.now() - started).toBeLessThan(5000);
   });
 
   it('parses long costs in linear time and refuses costs past 10,000 characters', async () => {

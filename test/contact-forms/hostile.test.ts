@@ -40,6 +40,25 @@ for (const variant of storeVariants()) describe(`contact-forms/v1 and popups/v1 
     expect(read.status).toBe(200);
   });
 
+  it('trims a template that is one long run of spaces in linear time (PHP trim; the regex it replaced was quadratic)', async () => {
+    const form = `[text a]${' '.repeat(190_000)}[submit "Send"]`;
+    const started = performance.now();
+    const saved = await t.json('POST', `${NS}/contact-forms?context=save`, { title: 'Spaces', form, additional_settings: form, messages: { mail_sent_ok: `a${' '.repeat(9_000)}b` } }, t.admin);
+    expect(saved.status, saved.raw.slice(0, 300)).toBeLessThan(300);
+    expect(saved.raw).toContain('[text a]');
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it('validates fields that are long runs of spaces in linear time, for anyone who posts the form', async () => {
+    const id = (await t.json('POST', `${NS}/contact-forms?context=save`, { title: 'Runs', form: '[tel t] [email e] [url u] [text x]' }, t.admin)).body.id;
+    const run = `1${' '.repeat(100_000)}1`;
+    const started = performance.now();
+    const response = await t.multipart(`${NS}/contact-forms/${id}/feedback`, [...hidden(id), ['t', run], ['e', `a@b${' '.repeat(100_000)}.c`], ['u', run], ['x', run]]);
+    expect(response.status).toBe(200);
+    expect(response.body.status).toBe('validation_failed');
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
   it('never answers a 500 to hostile list queries and feedback posts', async () => {
     const id = (
       await t.json('POST', `${NS}/contact-forms?context=save`, { title: 'Everything', form: '[text* a] [checkbox c "x"] [file f] [quiz q "1?|1"] [date d min:+1_week] [number n min:1]' }, t.admin)

@@ -1,3 +1,4 @@
+import { phpTrim } from '../http/php.js';
 /** An image type the media library accepts, told by its content (never by the name or a header). */
 export interface ImageType {
   mime: string;
@@ -56,8 +57,8 @@ export function sanitizeFileName(name: string): string {
     .replace(/[\u0000-\u001f\u007f]/g, '')
     .replace(/[?[\]/\\=<>:;,'"&$#*()|~`!{}%+’«»”“]/g, '')
     .replace(/[\s\u00a0]+/g, '-')
-    .replace(/-+/g, '-')
-    .replace(/^[.\-_]+|[.\-_]+$/g, '');
+    .replace(/-+/g, '-');
+  out = phpTrim(out, '.-_');
   if (out.length > 200) {
     const dot = out.lastIndexOf('.');
     const ext = dot > 0 && out.length - dot <= 10 ? out.slice(dot) : '';

@@ -15,7 +15,7 @@ export const URI_ATTRIBUTES: ReadonlySet<string> = new Set([
 const ALLOWED = new Set(ALLOWED_PROTOCOLS);
 
 /** `wp_kses_no_null`: control characters and backslash-zero sequences removed. */
-function noNull(text: string): string {
+export function noNull(text: string): string {
   return text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '').replace(/\\+0+/g, '');
 }
 

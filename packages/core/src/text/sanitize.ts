@@ -1,5 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import { ALLOWED_PROTOCOLS, ksesBadProtocol, URI_ATTRIBUTES } from './kses-protocols.js';
+import { safeCss } from './safe-css.js';
 
 /*
  * WordPress's text filters, as they shape what is stored and shown. They are WordPress-specific rules (what a
@@ -8,14 +9,22 @@ import { ALLOWED_PROTOCOLS, ksesBadProtocol, URI_ATTRIBUTES } from './kses-proto
  */
 
 /**
- * Every URL attribute goes through kses's protocol check. sanitize-html checks schemes too, but on the text as
- * written (entities are kept as they are), so `&#106;avascript:` would pass it; kses decodes first.
+ * kses's checks of attribute values. Every URL attribute goes through its protocol check: sanitize-html checks
+ * schemes too, but on the text as written (entities are kept as they are), so `&#106;avascript:` would pass it;
+ * kses decodes first. A `style` keeps only the declarations `safecss_filter_attr` keeps, and goes when none is
+ * left (PHP's `empty()`: '' or '0').
  */
-const checkProtocols: sanitizeHtml.Transformer = (tagName, attribs) => {
+export const checkAttributes: sanitizeHtml.Transformer = (tagName, attribs) => {
   const checked: sanitizeHtml.Attributes = {};
   for (const [name, value] of Object.entries(attribs)) {
     if (Object.hasOwn(checked, name)) continue;
-    checked[name] = URI_ATTRIBUTES.has(name.toLowerCase()) ? ksesBadProtocol(value) : value;
+    const lower = name.toLowerCase();
+    if (lower === 'style') {
+      const css = safeCss(value);
+      if (css !== '' && css !== '0') checked[name] = css;
+      continue;
+    }
+    checked[name] = URI_ATTRIBUTES.has(lower) ? ksesBadProtocol(value) : value;
   }
   return { tagName, attribs: checked };
 };
@@ -32,9 +41,11 @@ const ALLOWED_TAGS: sanitizeHtml.IOptions = {
     q: ['cite'],
   },
   allowedSchemes: [...ALLOWED_PROTOCOLS],
-  transformTags: { '*': checkProtocols },
+  transformTags: { '*': checkAttributes },
   disallowedTagsMode: 'discard',
   parser: { decodeEntities: false },
+  // A kept style is as kses leaves it (checkAttributes), not re-serialized by postcss (`color: red` → `color:red`).
+  parseStyleAttributes: false,
 };
 
 /** WordPress `$allowedposttags` (the common part): what post content keeps for users without unfiltered_html. */

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { escHtml, escJs, escUrl, phpTrim } from '../../src/namespaces/calendar/format/escape.js';
+import { phpTrim } from '../../src/http/php.js';
+import { escHtml, escJs, escUrl } from '../../src/namespaces/calendar/format/escape.js';
 import { stripAllTags, tecExcerpt, trimWords } from '../../src/namespaces/calendar/format/excerpt.js';
+import { capWhitespaceRuns, MAX_WHITESPACE_RUN, wpautop } from '../../src/namespaces/calendar/format/render.js';
 
 describe('escJs (esc_js)', () => {
   it('escapes HTML, writes newlines as \\n and drops \\r', () => {
@@ -31,6 +33,14 @@ describe('escHtml / escUrl / phpTrim', () => {
   });
   it('phpTrim leaves no-break spaces', () => {
     expect(phpTrim(' \t\u00A0x\u00A0\n')).toBe('\u00A0x\u00A0');
+    expect(phpTrim('\0\x0B\r x \r\0')).toBe('x');
+    expect(phpTrim(' \n ')).toBe('');
+  });
+  it('phpTrim is linear in a long run of spaces inside the text (a regex anchored at the end was quadratic)', () => {
+    const text = `a${' '.repeat(200_000)}b `;
+    const started = performance.now();
+    expect(phpTrim(text)).toBe(text.slice(0, -1));
+    expect(performance.now() - started).toBeLessThan(200);
   });
 });
 
@@ -60,5 +70,21 @@ describe('trimWords / stripAllTags', () => {
   });
   it('drops script and style with their content', () => {
     expect(stripAllTags('<p>x<script>alert(1)</script><style>p{}</style> y</p> <!-- c -->')).toBe('x y');
+  });
+});
+
+describe('capWhitespaceRuns (before wpautop)', () => {
+  it('cuts runs of whitespace without a newline to 256 characters and leaves every other text as it is', () => {
+    const long = ' '.repeat(MAX_WHITESPACE_RUN);
+    expect(capWhitespaceRuns(`a${long}b`)).toBe(`a${long}b`);
+    expect(capWhitespaceRuns(`a${long}  \t\u00a0b${' '.repeat(300)}`)).toBe(`a${long}b${' '.repeat(MAX_WHITESPACE_RUN)}`);
+    expect(capWhitespaceRuns(`${' '.repeat(300)}\n${' '.repeat(300)}x`)).toBe(`${long}\n${long}x`);
+    expect(capWhitespaceRuns('\n'.repeat(1000))).toBe('\n'.repeat(1000));
+  });
+
+  it('keeps wpautop linear on a long run of spaces', () => {
+    const started = performance.now();
+    expect(wpautop(`a${' '.repeat(200_000)}b`)).toBe(`<p>a${' '.repeat(MAX_WHITESPACE_RUN)}b</p>\n`);
+    expect(performance.now() - started).toBeLessThan(1_000);
   });
 });

@@ -1,3 +1,4 @@
+import { phpTrim } from '../../http/php.js';
 import type { ConfigError, ContactFormRecord, MailTemplate } from '../../store/contact-forms.js';
 import { limitOption } from './form-tags/options.js';
 import { scanFormTags, type FormTag } from './form-tags/scanner.js';
@@ -131,7 +132,7 @@ export function validateConfiguration(form: ContactFormRecord, site: { adminEmai
   // Messages.
   for (const [key, text] of completeMessages(form.messages)) {
     if (key === 'captcha_not_match') continue;
-    if (stripAllTags(text) !== text.replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '') || /<[^>]*>/.test(text)) {
+    if (stripAllTags(text) !== phpTrim(text) || /<[^>]*>/.test(text)) {
       add(`messages.${key}`, 'html_in_message', 'HTML tags are used in a message.');
     }
   }

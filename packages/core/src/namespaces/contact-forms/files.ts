@@ -1,3 +1,4 @@
+import { phpTrim } from '../../http/php.js';
 /**
  * File uploads: WordPress's MIME table (for `filetypes:` options and the default audio/video/image rule),
  * Contact Form 7's accept-list and its safe file names.
@@ -135,7 +136,7 @@ export function acceptableFiletypes(types: readonly string[]): string[] {
   }
   return list
     .map((type) => {
-      if (!type.includes('/')) return `.${type.replace(/^\.+|\.+$/g, '')}`;
+      if (!type.includes('/')) return `.${phpTrim(type, '.')}`;
       const wildcard = /^([a-z]+)\/[*]$/i.exec(type);
       if (wildcard) return ['audio', 'video', 'image'].includes(wildcard[1]!) ? type : '';
       return extensionsOfMime(type).length ? type : '';
@@ -148,7 +149,7 @@ export function acceptedSuffixes(accept: readonly string[]): Set<string> {
   const out = new Set<string>();
   for (const item of accept) {
     if (/^\.[a-z0-9]+$/i.test(item)) out.add(item.toLowerCase());
-    else for (const ext of extensionsOfMime(item)) out.add(`.${ext.toLowerCase().replace(/^[ .]+|[ .]+$/g, '')}`);
+    else for (const ext of extensionsOfMime(item)) out.add(`.${phpTrim(ext.toLowerCase(), ' .')}`);
   }
   return out;
 }

@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import sanitizeHtml from 'sanitize-html';
 import type { ApiRequest } from '../../http/api-request.js';
-import { isEmpty } from '../../http/php.js';
+import { isEmpty, phpTrim } from '../../http/php.js';
 import { parseFormString } from '../../http/query.js';
 import { isPlainObject } from '../../http/php.js';
 import type { ContactFormRecord, MailTemplate, NewContactForm } from '../../store/contact-forms.js';
-import { ksesPost } from '../../text/sanitize.js';
+import { checkAttributes, ksesPost } from '../../text/sanitize.js';
 import { formatWpDate } from '../../time.js';
 import { siteZone } from '../../settings.js';
 import { CONTACT_FORM_TYPE, MAX_TEMPLATE_LENGTH, MESSAGE_KEYS } from './constants.js';
@@ -27,11 +27,13 @@ const FORM_KSES: sanitizeHtml.IOptions = {
       'placeholder', 'disabled', 'readonly', 'checked', 'selected', 'multiple', 'size', 'min', 'max', 'step', 'maxlength',
       'minlength', 'rows', 'cols', 'label', 'accept', 'alt', 'href', 'src', 'width', 'height', 'list', 'capture'],
   },
+  // kses's checks of URL schemes (after decoding entities) and of style declarations, as for post content.
+  transformTags: { '*': checkAttributes },
   disallowedTagsMode: 'discard',
   parser: { decodeEntities: false },
+  parseStyleAttributes: false,
 };
 
-const phpTrim = (text: string) => text.replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '');
 const normalizeNewlines = (text: string) => text.replace(/\r\n|\r/g, '\n');
 
 /** A body param that must be text: numbers and booleans become text as PHP casts them; lists and objects are refused. */

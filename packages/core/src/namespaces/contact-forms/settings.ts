@@ -1,10 +1,11 @@
+import { phpTrim } from '../../http/php.js';
 /**
  * Additional settings: `name: value` lines (`demo_mode: on`, `subscribers_only: true`, `skip_mail: on`,
  * `acceptance_as_validation: on`, `do_not_store: true`).
  */
 const SETTING_LINE = /^([a-zA-Z0-9_]+)[\t ]*:(.*)$/;
 
-const trim = (text: string) => text.replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '');
+const trim = (text: string) => phpTrim(text);
 
 /** The first value of a setting, trimmed (`WPCF7_ContactForm::pref`), or null. */
 export function settingValue(settings: string, name: string): string | null {

@@ -1,5 +1,5 @@
 import { decodeHTML } from 'entities';
-import { isNumeric } from '../../http/php.js';
+import { isNumeric, PHP_TRIM_CHARS, phpTrim } from '../../http/php.js';
 
 /*
  * The input checks Contact Form 7 applies (includes/validation-functions.php), written as linear scans where
@@ -18,10 +18,10 @@ export function isEmail(email: string): boolean {
   const domain = email.slice(at + 1);
   if (!LOCAL_PART.test(local)) return false;
   if (domain.includes('..')) return false;
-  if (domain.replace(/^[ \t\n\r\0\x0B.]+|[ \t\n\r\0\x0B.]+$/g, '') !== domain) return false;
+  if (phpTrim(domain, `${PHP_TRIM_CHARS}.`) !== domain) return false;
   const labels = domain.split('.');
   if (labels.length < 2) return false;
-  return labels.every((label) => label.replace(/^[ \t\n\r\0\x0B-]+|[ \t\n\r\0\x0B-]+$/g, '') === label && DOMAIN_LABEL.test(label));
+  return labels.every((label) => phpTrim(label, `${PHP_TRIM_CHARS}-`) === label && DOMAIN_LABEL.test(label));
 }
 
 const HOSTNAME_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/i;
@@ -60,7 +60,7 @@ const isDigit = (c: string | undefined) => c !== undefined && c >= '0' && c <= '
  * and `-` — scanned in one pass instead of the PHP pattern's nested quantifiers.
  */
 export function isTel(tel: string): boolean {
-  const s = tel.replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '');
+  const s = phpTrim(tel);
   let i = s[0] === '+' ? 1 : 0;
   for (;;) {
     if (s[i] === '(') {
@@ -109,7 +109,7 @@ export function decodeEntities(text: string): string {
 export function canonicalize(text: string, options: { strto?: 'lower' | 'as-is' } = {}): string {
   let out = decodeEntities(text).normalize('NFKC').replace(/[\r\n\t ]+/g, ' ');
   if ((options.strto ?? 'lower') === 'lower') out = out.toLowerCase();
-  return out.replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '');
+  return phpTrim(out);
 }
 
 /** `wpcf7_is_mailbox_list`: comma-separated `addr` or `Name <addr>`, quoted strings allowed; the addresses or null. */

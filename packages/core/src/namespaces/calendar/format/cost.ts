@@ -1,3 +1,4 @@
+import { phpTrim } from '../../../http/php.js';
 import type { SiteSettings } from '../../../settings.js';
 import { sanitizeTitle, specialChars } from '../../../text/sanitize.js';
 
@@ -236,7 +237,7 @@ export function parseCurrencySymbol(cost: string | readonly string[], originalAt
   for (const [i, [key, value]] of pairs.entries()) {
     if (!isNumeric(key)) continue;
     const original = originalAt ? originalAt(i) : (originals[i] ?? '');
-    const symbol = phpTrimChars(original.split(value).join(''));
+    const symbol = phpTrim(original.split(value).join(''));
     if (first === null) first = symbol;
     else if (symbol !== first) return null;
   }
@@ -251,7 +252,7 @@ export function parseCurrencyPosition(cost: string | readonly string[], original
   if (!symbol) return null;
   const positions: Array<'prefix' | 'postfix'> = [];
   for (const original of originals) {
-    const at = phpTrimChars(original).indexOf(symbol);
+    const at = phpTrim(original).indexOf(symbol);
     if (at === -1) continue;
     positions.push(at === 0 ? 'prefix' : 'postfix');
     if (positions[positions.length - 1] !== positions[0]) return null;
@@ -259,9 +260,6 @@ export function parseCurrencyPosition(cost: string | readonly string[], original
   return positions[0] ?? null;
 }
 
-function phpTrimChars(text: string): string {
-  return text.replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '');
-}
 
 export interface StoredCost {
   /** The `_EventCost` rows. */

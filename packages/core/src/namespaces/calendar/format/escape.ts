@@ -4,10 +4,6 @@ import { specialChars } from '../../../text/sanitize.js';
  * WordPress escaping helpers as TEC applies them to JSON-LD values (wp-includes/formatting.php).
  */
 
-/** PHP `trim()` without a character list: only " \t\n\r\0\x0B" (not Unicode spaces, unlike String#trim). */
-export function phpTrim(text: string): string {
-  return text.replace(/^[ \t\n\r\0\x0B]+|[ \t\n\r\0\x0B]+$/g, '');
-}
 
 /** `esc_html`: `&`, `<`, `>`, `"` and `'` escaped; existing entities are not double-encoded. */
 export function escHtml(text: string): string {

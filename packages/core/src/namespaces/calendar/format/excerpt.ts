@@ -1,5 +1,5 @@
 import sanitizeHtml from 'sanitize-html';
-import { phpTrim } from './escape.js';
+import { phpTrim } from '../../../http/php.js';
 import { doBlocks, wpautop } from './render.js';
 
 /*

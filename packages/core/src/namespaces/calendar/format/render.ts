@@ -1,5 +1,5 @@
 import { autop } from '@wordpress/autop';
-import { phpTrim } from './escape.js';
+import { phpTrim } from '../../../http/php.js';
 import { texturize } from './texturize.js';
 
 /*
@@ -37,6 +37,7 @@ export function capitalPDangit(text: string): string {
  * Known remaining difference: PHP collapses whitespace around every <figcaption>, the JS port only the first.
  */
 export function wpautop(text: string): string {
+  text = capWhitespaceRuns(text);
   if (text.includes('<hr')) {
     text = text
       .split(/(<pre[\s\S]*?<\/pre>)/)
@@ -44,6 +45,35 @@ export function wpautop(text: string): string {
       .join('');
   }
   return autop(text);
+}
+
+/** JavaScript's `\s` but the newline: what autop's `\s*\n` patterns retry from every character of a run. */
+const SPACE_BUT_NEWLINE = new Set([0x09, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff]);
+
+/** Longest run of such whitespace autop is given (see capWhitespaceRuns). */
+export const MAX_WHITESPACE_RUN = 256;
+
+/**
+ * The text with every run of whitespace without a newline cut to {@link MAX_WHITESPACE_RUN} characters. autop's
+ * patterns (`(<br />)?\s*\n` and its kin, PHP's and the JS port's alike) are retried from every character of a
+ * run not followed by a newline: quadratic in its length (150,000 spaces held the server for 20 s; PHP gives up at
+ * its backtracking limit). Cut, a run costs at most 256² steps; no page shows the difference, and only such runs
+ * change (docs/compatibility.md).
+ */
+export function capWhitespaceRuns(text: string): string {
+  let out = '';
+  // The start of what is not copied yet; past the end of the last cut run.
+  let from = 0;
+  let run = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (!SPACE_BUT_NEWLINE.has(text.charCodeAt(i))) {
+      run = 0;
+      continue;
+    }
+    if (++run === MAX_WHITESPACE_RUN + 1) out += text.slice(from, i);
+    if (run > MAX_WHITESPACE_RUN) from = i + 1;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 const BLOCK_DELIMITER = /<!--\s+(\/)?wp:([a-z][a-z0-9_-]*\/)?([a-z][a-z0-9_-]*)(\s+\{[\s\S]*?\})?\s+(\/)?-->/g;

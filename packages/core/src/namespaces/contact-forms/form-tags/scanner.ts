@@ -1,3 +1,4 @@
+import { phpTrim } from '../../../http/php.js';
 import { isTagType, LONGEST_TYPE, tagSupports } from './types.js';
 
 /** A scanned form-tag, as Contact Form 7's WPCF7_FormTag holds it. */
@@ -26,10 +27,6 @@ export function isName(text: string): boolean {
   return NAME.test(text);
 }
 
-/** PHP `trim` (space, tab, newlines, NUL, vertical tab). */
-function phpTrim(text: string): string {
-  return text.replace(/^[ \t\n\r\0\x0B]+/, '').replace(/[ \t\n\r\0\x0B]+$/, '');
-}
 
 /**
  * Finds every form-tag in a form template, in order, as Contact Form 7's tag regex does:
@@ -159,7 +156,7 @@ function pipe(text: string): [string, string] {
 function buildTag(type: string, attrText: string, content: string): FormTag | null {
   const tag: FormTag = {
     type,
-    basetype: type.replace(/^\*+|\*+$/g, ''),
+    basetype: phpTrim(type, '*'),
     rawName: '',
     name: '',
     options: [],
