@@ -83,6 +83,9 @@ const hugeText = fc.oneof(
   fc.constantFrom(10_000, 50_000).map((n) => '1,'.repeat(n)),
   fc.constantFrom(5_000, 30_000).map((n) => '&amp;'.repeat(n)),
   fc.constantFrom(5_000, 20_000).map((n) => 'é\u0301'.repeat(n)),
+  // Runs of white space (or of one character) inside a text: patterns like `\s*,` and `[ …]+$` are retried from
+  // every character of a run that the expected character does not follow.
+  fc.tuple(fc.constantFrom(' ', '\n', '\t', '+', '.', '*', ' \n'), fc.constantFrom(20_000, 100_000)).map(([c, n]) => `a${c.repeat(n)}a`),
 );
 
 /** One hostile string: small ones often, big ones sometimes. */

@@ -153,3 +153,15 @@ export function phpTrim(text: string, chars = PHP_TRIM_CHARS): string {
   while (end > start && chars.includes(text[end - 1]!)) end--;
   return start === 0 && end === text.length ? text : text.slice(start, end);
 }
+
+/**
+ * `preg_split('/\s*,\s*\/', $text)` (with JavaScript's `\s`): the text cut at each comma, with the white space
+ * next to the commas dropped. Split first, then trimmed: the pattern is retried from every character of a run of
+ * white space that no comma follows, quadratic in its length.
+ */
+export function splitAtCommas(text: string): string[] {
+  const parts = text.split(',');
+  const last = parts.length - 1;
+  if (last === 0) return parts;
+  return parts.map((part, index) => (index === 0 ? part.trimEnd() : index === last ? part.trimStart() : part.trim()));
+}

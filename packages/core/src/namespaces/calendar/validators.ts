@@ -1,6 +1,6 @@
 import type { ArgValidator } from '../../args/spec.js';
 import type { ApiRequest } from '../../http/api-request.js';
-import { intval, isEmpty, isNumeric, strval } from '../../http/php.js';
+import { intval, isEmpty, isNumeric, splitAtCommas, strval } from '../../http/php.js';
 import { phpUrlDecode } from '../../http/query.js';
 import { sanitizeTitle } from '../../text/sanitize.js';
 import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from './constants.js';
@@ -18,7 +18,7 @@ export function listToArray(value: unknown): unknown[] {
   else if (typeof value === 'object') items = Object.values(value as object);
   else {
     const text = phpUrlDecode(String(value));
-    items = text.split(/\s*,\s*/);
+    items = splitAtCommas(text);
   }
   return items.filter((v) => v !== '').map((v) => (isNumeric(v) ? Number(v) : v));
 }

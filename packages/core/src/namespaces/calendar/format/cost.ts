@@ -1,4 +1,4 @@
-import { phpTrim } from '../../../http/php.js';
+import { phpTrim, splitAtCommas } from '../../../http/php.js';
 import type { SiteSettings } from '../../../settings.js';
 import { sanitizeTitle, specialChars } from '../../../text/sanitize.js';
 
@@ -214,7 +214,7 @@ export function costDetails(stored: string | readonly string[], meta: CurrencyMe
 
 /** Split a string cost the way `parse_currency_*` do (`/\s*,\s*\/`); lists are used as they are. */
 function splitForCurrency(cost: string | readonly string[]): string[] {
-  return typeof cost === 'string' ? cost.split(/\s*,\s*/) : [...cost];
+  return typeof cost === 'string' ? splitAtCommas(cost) : [...cost];
 }
 
 function phpEmptyCost(cost: string | readonly string[]): boolean {
