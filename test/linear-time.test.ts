@@ -12,7 +12,7 @@ import { memoryStore } from '@siterest/store-memory';
  * but not for every argument.
  */
 const RUN = 100_000;
-const CHARACTERS = [' ', '\n', '+', '<', '&', '-', '.', '(', '[', ',', 'a', '%'];
+const CHARACTERS = [' ', '\n', '+', '<', '&', '-', '.', '(', '[', ',', 'a', '%', '\\'];
 /** A quadratic transform takes seconds at this length; a linear one, milliseconds (room left for a busy machine). */
 const SLOWEST_MS = 2_000;
 

@@ -16,7 +16,31 @@ const ALLOWED = new Set(ALLOWED_PROTOCOLS);
 
 /** `wp_kses_no_null`: control characters and backslash-zero sequences removed. */
 export function noNull(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '').replace(/\\+0+/g, '');
+  return withoutSlashZeros(text.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, ''));
+}
+
+/**
+ * `preg_replace('/\\\\+0+/', '', $text)`: each run of backslashes that zeros follow goes, with the zeros. One
+ * pass over the runs: the pattern is retried from every backslash of a run that no zero follows, quadratic in
+ * its length (100,000 backslashes in a form field took 11 s).
+ */
+function withoutSlashZeros(text: string): string {
+  if (!text.includes('\\')) return text;
+  let out = '';
+  let from = 0;
+  let i = text.indexOf('\\');
+  while (i !== -1) {
+    let zeros = i;
+    while (text.charCodeAt(zeros) === 0x5c) zeros++;
+    let end = zeros;
+    while (text.charCodeAt(end) === 0x30) end++;
+    if (end > zeros) {
+      out += text.slice(from, i);
+      from = end;
+    }
+    i = text.indexOf('\\', end);
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 /** The first `:` of a URL, written plainly or as an entity (`&#58;`, `&#x3a;`, `&colon;`). */

@@ -16,6 +16,7 @@ import { clientIp, siteHash, type ContactFormsRuntime } from './runtime.js';
 import { settingIsTrue } from './settings.js';
 import { buildSchema, checkFileRule, checkTextRule, FILE_RULES, type SwvSchema } from './swv.js';
 import { completeMessages, messageOf } from './template.js';
+import { noNull } from '../../text/kses-protocols.js';
 import { canonicalize, storableText } from './validators.js';
 
 interface InvalidField {
@@ -41,7 +42,7 @@ const MAX_VALUES = 1000;
 
 /** PHP's `wp_kses_no_null` on posted text: control characters and backslash-zero sequences removed. */
 function clean(text: string): string {
-  return storableText(text.replace(/[\x00-\x08\x0B\x0C\x0E-\x1F]/g, '').replace(/\\+0+/g, ''));
+  return storableText(noNull(text));
 }
 
 /** A posted value as a string or a flat list of strings. */
