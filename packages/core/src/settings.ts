@@ -1,4 +1,5 @@
 import { FixedOffsetZone, IANAZone, type Zone } from 'luxon';
+import { withoutTrailingSlashes } from './http/php.js';
 
 /**
  * Site settings, named as WordPress names its options. Defaults are those of a fresh WordPress (UTC by offset,
@@ -78,8 +79,8 @@ export function resolveSettings(...layers: Array<Partial<Record<string, unknown>
     }
   }
   const settings = out as unknown as SiteSettings;
-  settings.url = String(settings.url).replace(/\/+$/, '');
-  settings.home = String(settings.home || settings.url).replace(/\/+$/, '');
+  settings.url = withoutTrailingSlashes(String(settings.url));
+  settings.home = withoutTrailingSlashes(String(settings.home || settings.url));
   settings.gmt_offset = Number(settings.gmt_offset) || 0;
   settings.posts_per_page = Math.trunc(Number(settings.posts_per_page)) || 10;
   return settings;

@@ -27,6 +27,7 @@ import type { ChangeScope } from './store/change-scopes.js';
 import type { UserRecord } from './store/records.js';
 import type { SiteStore } from './store/repositories.js';
 import { formatWpDate } from './time.js';
+import { withoutTrailingSlashes } from './http/php.js';
 
 export interface CreateSiteOptions<FrameworkRequest = unknown> {
   store: SiteStore;
@@ -175,7 +176,7 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
     } catch {
       return false;
     }
-    path = path.replace(/\/+$/, '') || '/';
+    path = withoutTrailingSlashes(path) || '/';
     if (!path.startsWith('/')) path = `/${path}`;
     const match = this.registry.match(path, method.toUpperCase());
     return match?.endpoint.definition.streamsBody === true;

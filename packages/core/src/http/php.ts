@@ -165,3 +165,13 @@ export function splitAtCommas(text: string): string[] {
   if (last === 0) return parts;
   return parts.map((part, index) => (index === 0 ? part.trimEnd() : index === last ? part.trimStart() : part.trim()));
 }
+
+/**
+ * PHP `rtrim($text, '/')`: the text without the slashes that end it. A loop: `/\/+$/` is retried from every slash
+ * of a run that does not end the text, quadratic in its length (a request path of 30,000 slashes took 1.7 s).
+ */
+export function withoutTrailingSlashes(text: string): string {
+  let end = text.length;
+  while (end > 0 && text.charCodeAt(end - 1) === 0x2f) end--;
+  return end === text.length ? text : text.slice(0, end);
+}

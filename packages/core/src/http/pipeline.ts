@@ -19,7 +19,7 @@ import { filterFields } from './fields.js';
 import { jsonDecodeError } from './json-body.js';
 import { baseHeaders, corsAllows, corsHeaders, NO_CACHE_HEADERS, type CorsOption } from './headers.js';
 import { encodeJson } from './json.js';
-import { isPlainObject } from './php.js';
+import { isPlainObject, withoutTrailingSlashes } from './php.js';
 import { parseFormString } from './query.js';
 import { headerValue, type SiteRequest, type SiteResponse, type UploadedFile } from './request.js';
 
@@ -49,7 +49,7 @@ function decodePath(path: string): string {
 
 /** WordPress takes the route with the trailing slash stripped; empty means the root. */
 function routePath(path: string): string {
-  const trimmed = path.replace(/\/+$/, '');
+  const trimmed = withoutTrailingSlashes(path);
   if (!trimmed) return '/';
   return trimmed.startsWith('/') ? trimmed : `/${trimmed}`;
 }
@@ -327,7 +327,7 @@ async function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?
   const rawMethod = input.method.toUpperCase();
   const query = parseFormString(input.query ?? '');
   const path = resolveRoutePath(input.path, query);
-  const basePath = (input.basePath ?? ctx.basePath).replace(/\/+$/, '');
+  const basePath = withoutTrailingSlashes(input.basePath ?? ctx.basePath);
   const apiRoot = `${ctx.settings.home}${basePath}/`;
 
   const jsonp = query._jsonp;

@@ -3,6 +3,7 @@ import { createWriteStream } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { withoutTrailingSlashes } from '../http/php.js';
 
 /** Bytes to store: all at once, or streamed (an upload as it arrives). */
 export type FileData = Uint8Array | AsyncIterable<Uint8Array>;
@@ -99,7 +100,7 @@ export interface LocalFileStorageOptions {
  */
 export function localFileStorage(options: LocalFileStorageOptions): FileStorage {
   const root = resolve(options.directory);
-  const baseUrl = () => (typeof options.baseUrl === 'function' ? options.baseUrl() : options.baseUrl).replace(/\/+$/, '');
+  const baseUrl = () => withoutTrailingSlashes(typeof options.baseUrl === 'function' ? options.baseUrl() : options.baseUrl);
   const pathOf = (key: string) => {
     const path = join(root, ...checkFileKey(key));
     if (!path.startsWith(root + sep)) throw new InvalidFileKeyError(key);

@@ -1,4 +1,4 @@
-import { intval, isNumeric } from '../../http/php.js';
+import { intval, isNumeric, withoutTrailingSlashes } from '../../http/php.js';
 import type { SiteContext } from '../../site-context.js';
 import type { SiteSettings } from '../../settings.js';
 import type { PostRecord } from '../../store/records.js';
@@ -8,7 +8,7 @@ import { contentLink } from './serialize.js';
 
 /** The path below the home URL, decoded, without `/embed` and slashes at the end; null when it is not below it. */
 function pathBelowHome(url: URL, settings: SiteSettings): string | null {
-  const homePath = new URL(settings.home).pathname.replace(/\/+$/, '');
+  const homePath = withoutTrailingSlashes(new URL(settings.home).pathname);
   let path: string;
   try {
     path = decodeURIComponent(url.pathname);
@@ -16,7 +16,7 @@ function pathBelowHome(url: URL, settings: SiteSettings): string | null {
     return null;
   }
   if (!path.startsWith(`${homePath}/`)) return null;
-  return path.slice(homePath.length + 1).replace(/\/+$/, '').replace(/\/embed$/, '');
+  return withoutTrailingSlashes(path.slice(homePath.length + 1)).replace(/\/embed$/, '');
 }
 
 /**

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
-import { intval, isPlainObject } from '../../http/php.js';
+import { intval, isPlainObject, withoutTrailingSlashes } from '../../http/php.js';
 import { sanitizeTextField } from '../../text/sanitize.js';
 import { DATABASE_VERSION, PLUGIN_VERSION } from './constants.js';
 import type { SourceFlags } from './flags.js';
@@ -142,7 +142,7 @@ function normalizeRelocate(value: string): string {
   const withScheme = /^https?:\/\//i.test(text) ? text : `http://${text}`;
   try {
     const url = new URL(withScheme);
-    const path = url.pathname === '/' ? '' : url.pathname.replace(/\/+$/, '');
+    const path = url.pathname === '/' ? '' : withoutTrailingSlashes(url.pathname);
     return `${url.protocol}//${url.host}${path}`;
   } catch {
     return '';

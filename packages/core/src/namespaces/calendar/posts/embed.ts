@@ -1,4 +1,4 @@
-import { intval, isNumeric } from '../../../http/php.js';
+import { intval, isNumeric, withoutTrailingSlashes } from '../../../http/php.js';
 import type { SiteContext } from '../../../site-context.js';
 import type { PostRecord } from '../../../store/records.js';
 import type { EmbeddablePostType } from '../../oembed/embeds.js';
@@ -21,7 +21,7 @@ async function findEvent(url: URL, site: SiteContext): Promise<PostRecord | null
   const bySlug = url.searchParams.get(EVENT_TYPE);
   let slug: string | null = bySlug;
   if (slug === null) {
-    const homePath = new URL(site.settings.home).pathname.replace(/\/+$/, '');
+    const homePath = withoutTrailingSlashes(new URL(site.settings.home).pathname);
     const base = site.settings.single_event_slug;
     let path: string;
     try {
@@ -31,7 +31,7 @@ async function findEvent(url: URL, site: SiteContext): Promise<PostRecord | null
     }
     const prefix = `${homePath}/${base}/`;
     if (!path.startsWith(prefix)) return null;
-    const rest = path.slice(prefix.length).replace(/\/+$/, '').replace(/\/embed$/, '');
+    const rest = withoutTrailingSlashes(path.slice(prefix.length)).replace(/\/embed$/, '');
     if (!rest || rest.includes('/')) return null;
     slug = rest;
   }

@@ -1,6 +1,7 @@
 import type { SiteSettings } from '../../../settings.js';
 import type { PostRecord } from '../../../store/records.js';
 import type { PostTypeConfig } from './types.js';
+import { withoutTrailingSlashes } from '../../../http/php.js';
 
 /** Statuses whose posts WordPress links with `?post_type=…&p=…` instead of their pretty permalink. */
 const PLAIN_LINK_STATUSES = new Set(['draft', 'pending', 'auto-draft', 'future', 'trash']);
@@ -17,6 +18,6 @@ export function permalink(post: PostRecord, type: PostTypeConfig, settings: Site
 /** TEC's global id: the home URL's host and path, without scheme or port, then `?id=`. */
 export function globalId(id: number, settings: SiteSettings): string {
   const url = new URL(settings.home);
-  const path = url.pathname.replace(/\/+$/, '');
+  const path = withoutTrailingSlashes(url.pathname);
   return `${url.hostname}${path}?id=${id}`;
 }

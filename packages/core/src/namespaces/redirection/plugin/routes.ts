@@ -5,6 +5,7 @@ import { allow } from '../args.js';
 import { CAPS, DATABASE_VERSION, MODULE_NAMES } from '../constants.js';
 import { IP_HEADERS, updateSettings, type RedirectionSettings } from '../settings.js';
 import { redirectionState } from '../state.js';
+import { withoutTrailingSlashes } from '../../../http/php.js';
 
 /** Post types Redirection offers for monitoring: the site's public ones, and the trash. */
 const POST_TYPES: Record<string, string> = { post: 'Posts', page: 'Pages', cal_events: 'Events', trash: 'Trash' };
@@ -24,7 +25,7 @@ async function settingsEnvelope(request: ApiRequest, settings: RedirectionSettin
     const inModule = groups.filter((g) => g.moduleId === moduleId);
     if (inModule.length) modules.push({ label: MODULE_NAMES[moduleId]!, value: inModule.map((g) => ({ label: g.name, value: g.id })) });
   }
-  return { settings, groups: modules, installed: `${cwd().replace(/\/+$/, '')}/`, canDelete: true, post_types: POST_TYPES };
+  return { settings, groups: modules, installed: `${withoutTrailingSlashes(cwd())}/`, canDelete: true, post_types: POST_TYPES };
 }
 
 async function getSettings(request: ApiRequest): Promise<unknown> {

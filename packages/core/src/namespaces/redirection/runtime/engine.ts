@@ -16,6 +16,7 @@ import { VisitRecorder } from './recorder.js';
 import { transformTarget } from './transform.js';
 import { EVENTS } from '../../calendar/events/kind.js';
 import { permalink } from '../../calendar/posts/permalinks.js';
+import { withoutTrailingSlashes } from '../../../http/php.js';
 
 /** The store notification channel on which instances announce changed redirects or Redirection settings. */
 export const REDIRECTION_CHANNEL = 'siterest.redirection';
@@ -462,7 +463,7 @@ export class RedirectEngine {
 
   /** The REST API is never redirected. */
   private isProtected(decodedUrl: string): boolean {
-    const base = (this.protectedBase ??= `${this.site.basePath.replace(/\/+$/, '')}/`);
+    const base = (this.protectedBase ??= `${withoutTrailingSlashes(this.site.basePath)}/`);
     return decodedUrl.startsWith(base) || (decodedUrl.length === base.length - 1 && base.startsWith(decodedUrl)) || decodedUrl.startsWith('/?rest_route=');
   }
 
