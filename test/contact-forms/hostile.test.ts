@@ -60,6 +60,23 @@ for (const variant of storeVariants()) describe(`contact-forms/v1 and popups/v1 
     expect(performance.now() - started).toBeLessThan(5_000);
   });
 
+  it('filters the template of an editor without unfiltered_html as kses does: URL schemes after entities, style declarations', async () => {
+    const user = await t.site.createUser({ login: `filtered-${variant.label.length}`, roles: ['editor'] });
+    const principal = { id: user.id, login: user.login, roles: user.roles, caps: { unfiltered_html: false } };
+    const form = '<a href="&#106;avascript:alert(1)">x</a><p style="color: red; behavior: url(x.htc)">[text a]</p><span style="x:(">y</span>';
+    const saved = await t.site.handle({
+      method: 'POST',
+      path: `${NS}/contact-forms`,
+      query: 'context=save',
+      headers: { 'content-type': 'application/json' },
+      body: { kind: 'raw', contentType: 'application/json', bytes: Buffer.from(JSON.stringify({ title: 'Filtered', form })) },
+      principal,
+    });
+    expect(saved.status, saved.body).toBe(200);
+    const template = (JSON.parse(saved.body) as { properties: { form: { content: string } } }).properties.form.content;
+    expect(template).toBe('<a href="alert(1)">x</a><p style="color: red">[text a]</p><span>y</span>');
+  });
+
   it('never answers a 500 to hostile list queries and feedback posts', async () => {
     const id = (
       await t.json('POST', `${NS}/contact-forms?context=save`, { title: 'Everything', form: '[text* a] [checkbox c "x"] [file f] [quiz q "1?|1"] [date d min:+1_week] [number n min:1]' }, t.admin)

@@ -1,9 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import sanitizeHtml from 'sanitize-html';
 import type { ApiRequest } from '../../http/api-request.js';
-import { isEmpty, phpTrim } from '../../http/php.js';
+import { isEmpty, isPlainObject, phpTrim } from '../../http/php.js';
 import { parseFormString } from '../../http/query.js';
-import { isPlainObject } from '../../http/php.js';
 import type { ContactFormRecord, MailTemplate, NewContactForm } from '../../store/contact-forms.js';
 import { checkAttributes, ksesPost } from '../../text/sanitize.js';
 import { formatWpDate } from '../../time.js';

@@ -5,13 +5,11 @@ import { phpTrim } from '../../http/php.js';
  */
 const SETTING_LINE = /^([a-zA-Z0-9_]+)[\t ]*:(.*)$/;
 
-const trim = (text: string) => phpTrim(text);
-
 /** The first value of a setting, trimmed (`WPCF7_ContactForm::pref`), or null. */
 export function settingValue(settings: string, name: string): string | null {
   for (const line of settings.split('\n')) {
     const m = SETTING_LINE.exec(line);
-    if (m && m[1] === name) return trim(m[2]!);
+    if (m && m[1] === name) return phpTrim(m[2]!);
   }
   return null;
 }
@@ -32,9 +30,9 @@ export function settingsForApi(settings: string): Array<[string, string | boolea
   settings.split('\n').forEach((line, index) => {
     const m = SETTING_LINE.exec(line);
     if (!m) return;
-    const raw = trim(m[2]!);
+    const raw = phpTrim(m[2]!);
     const value = raw === 'on' || raw === 'true' ? true : raw === 'off' || raw === 'false' ? false : raw;
-    out.push([index, [trim(m[1]!), value]]);
+    out.push([index, [phpTrim(m[1]!), value]]);
   });
   if (out.every(([index], position) => index === position)) return out.map(([, pair]) => pair);
   const object: Record<string, [string, string | boolean]> = {};

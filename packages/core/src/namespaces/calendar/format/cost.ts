@@ -260,7 +260,6 @@ export function parseCurrencyPosition(cost: string | readonly string[], original
   return positions[0] ?? null;
 }
 
-
 export interface StoredCost {
   /** The `_EventCost` rows. */
   rows: string[];

@@ -4,7 +4,6 @@ import { specialChars } from '../../../text/sanitize.js';
  * WordPress escaping helpers as TEC applies them to JSON-LD values (wp-includes/formatting.php).
  */
 
-
 /** `esc_html`: `&`, `<`, `>`, `"` and `'` escaped; existing entities are not double-encoded. */
 export function escHtml(text: string): string {
   return specialChars(text).replace(/"/g, '&quot;').replace(/'/g, '&#039;');

@@ -27,7 +27,6 @@ export function isName(text: string): boolean {
   return NAME.test(text);
 }
 
-
 /**
  * Finds every form-tag in a form template, in order, as Contact Form 7's tag regex does:
  * `(\[?)\[(type)(?:[\r\n\t ](.*?))?(?:[\r\n\t ](\/))?\](?:([^[]*?)\[\/\2\])?(\]?)` — written as a single pass
