@@ -22,6 +22,8 @@ describe('safeCss (safecss_filter_attr)', () => {
     ['margin: min(1px, var(--a, calc(2px)))', 'margin: min(1px, var(--a, calc(2px)))'],
     ['grid-template-columns: repeat(3, minmax(0, 1fr))', 'grid-template-columns: repeat(3, minmax(0, 1fr))'],
     ['width: calc((1px)', ''],
+    // What a balanced call of an allowed function holds is not checked, in WordPress either.
+    ['width: calc(1px = 2px); height: 1px = 2px', 'width: calc(1px = 2px)'],
     ['width: xcalc(1px)', ''],
     ['--accent: blue; --bad: url(javascript:x)', '--accent: blue'],
     ['--a b: blue', ''],
@@ -33,14 +35,18 @@ describe('safeCss (safecss_filter_attr)', () => {
     expect(safeCss(css)).toBe(kept);
   });
 
-  it('keeps only whole declarations of the input, never a character the check refuses outside the allowed functions', () => {
+  it('keeps only whole declarations of the input, and none with a refused character where no function call could hold it', () => {
     const piece = fc.constantFrom('color', 'width', 'background', 'position', 'x', ':', ';', ' ', 'red', '(', ')', 'calc(', 'var(--a)', 'url(', 'javascript:', '"', '\\', '&', '=', '}', '/*', 'rgba(0,0,0,1)', 'linear-gradient(');
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 40 }).map((parts) => parts.join('')), (css) => {
         const kept = safeCss(css);
         const given = css.replace(/[\n\r\t]/g, '').split(';').map((part) => part.trim());
-        for (const declaration of kept === '' ? [] : kept.split(';')) expect(given).toContain(declaration);
-        expect(kept).not.toMatch(/javascript:|\/\*|[&=}\\]/);
+        for (const declaration of kept === '' ? [] : kept.split(';')) {
+          expect(given).toContain(declaration);
+          // Inside a balanced `calc(…)`, `var(…)` and their kin WordPress allows anything (`calc(=)` is kept), and
+          // `url(…)` is judged by its scheme; a declaration without parentheses has nothing set aside.
+          if (!declaration.includes('(')) expect(declaration).not.toMatch(/\/\*|[&=}\\]/);
+        }
       }),
     );
   });
