@@ -1,5 +1,5 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { fatalErrorResponse, groupHeaders, toSiteRequest, type Site, type SiteResponse } from '@siterest/core';
+import { bodyLength, fatalErrorResponse, groupHeaders, toSiteRequest, type Site, type SiteResponse } from '@siterest/core';
 
 export interface SiterestExpressOptions {
   /**
@@ -73,6 +73,15 @@ function send(res: Response, response: SiteResponse): void {
   res.status(response.status);
   for (const [name, value] of Object.entries(groupHeaders(response))) res.setHeader(name, value);
   // HEAD answers carry GET's Content-Length from the pipeline; Node sends no body for them.
+  const parts = response.bodyParts;
+  if (parts) {
+    if (!res.hasHeader('Content-Length')) res.setHeader('Content-Length', bodyLength(parts));
+    // Corked: the pieces leave in one system call when the answer ends.
+    res.cork();
+    for (const part of parts) res.write(part);
+    res.end();
+    return;
+  }
   const body = response.bodyBytes ?? response.body;
   if (!res.hasHeader('Content-Length')) res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
   res.end(body);

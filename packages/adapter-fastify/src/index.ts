@@ -1,6 +1,7 @@
 import { METHODS } from 'node:http';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { fatalErrorResponse, groupHeaders, toSiteRequest, type Site, type SiteResponse } from '@siterest/core';
+import { bodyLength, fatalErrorResponse, groupHeaders, toSiteRequest, type Site, type SiteResponse } from '@siterest/core';
+import { BodyParts } from './body-parts.js';
 
 export interface SiterestFastifyOptions {
   /** The site; its authenticate hook gets Fastify's `request` (`createSite<FastifyRequest>({ … })`). */
@@ -72,7 +73,10 @@ function send(reply: FastifyReply, response: SiteResponse): FastifyReply {
     if (name === 'Content-Length') reply.header(name, value);
     else reply.raw.setHeader(name, value);
   }
-  // Shared bytes are sent as they are (the Content-Type set above keeps Fastify from changing them).
+  // Shared bytes are sent as they are (the Content-Type set above keeps Fastify from changing them); pieces as a
+  // stream of known length.
+  const parts = response.bodyParts;
+  if (parts) return reply.code(response.status).header('Content-Length', bodyLength(parts)).send(new BodyParts(parts));
   return reply.code(response.status).send(response.bodyBytes ?? response.body);
 }
 

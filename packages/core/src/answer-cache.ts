@@ -13,16 +13,41 @@ import { VersionedLru } from './util/versioned-lru.js';
  */
 const encodings = new WeakMap<object, Encoding>();
 
-/** An answer's JSON as text, as UTF-8 bytes, or both: each made from the other when first asked for. */
-type Encoding = { text: string; bytes: Buffer | null } | { text: string | null; bytes: Buffer };
+/**
+ * An answer's JSON as text, as UTF-8 bytes, or as the UTF-8 bytes of its pieces in order (a list put together
+ * from kept fragments, see fragment-cache.ts): each form made from another when first asked for.
+ */
+interface Encoding {
+  text: string | null;
+  bytes: Buffer | null;
+  parts: readonly Buffer[] | null;
+}
 
 /**
- * Records the UTF-8 bytes of the JSON of `data` (an answer put together from JSON fragments, see
- * fragment-cache.ts), so they are sent as they are; its text is decoded from them only if asked for (`_jsonp`,
- * `SiteResponse.body`). `data` must not be changed afterwards.
+ * Records the JSON of `data` (a list put together from JSON fragments, see fragment-cache.ts) as the UTF-8 bytes
+ * of its pieces, so they are written as they are, one after another; the whole is joined only when an answer
+ * cache keeps it or something asks for it (`SiteResponse.bodyBytes`), and decoded only when asked for (`_jsonp`,
+ * `SiteResponse.body`). Neither `data` nor the pieces may be changed afterwards.
  */
-export function shareEncoding(data: object, bytes: Buffer): void {
-  encodings.set(data, { text: null, bytes });
+export function shareParts(data: object, parts: readonly Buffer[]): void {
+  encodings.set(data, { text: null, bytes: null, parts });
+}
+
+/** The UTF-8 bytes of pieces written one after another, copied into one buffer. */
+export function joinParts(parts: readonly Uint8Array[]): Buffer {
+  let size = 0;
+  for (const part of parts) size += part.byteLength;
+  const joined = Buffer.allocUnsafe(size);
+  let offset = 0;
+  for (const part of parts) {
+    joined.set(part, offset);
+    offset += part.byteLength;
+  }
+  return joined;
+}
+
+function bytesOf(known: Encoding): Buffer {
+  return (known.bytes ??= known.parts ? joinParts(known.parts) : Buffer.from(known.text!));
 }
 
 /** The JSON of an answer's data; for data an answer cache holds, encoded once and reused. */
@@ -30,15 +55,20 @@ export function encodeShared(data: unknown): string {
   if (data === null || typeof data !== 'object') return encodeJson(data);
   const known = encodings.get(data);
   if (!known) return encodeJson(data);
-  return (known.text ??= known.bytes!.toString('utf8'));
+  return (known.text ??= bytesOf(known).toString('utf8'));
 }
 
-/** The UTF-8 bytes of `encodeShared(data)` when that JSON is shared (made once); null otherwise. */
-export function sharedBytes(data: unknown): Buffer | null {
+/**
+ * The UTF-8 bytes of `encodeShared(data)` when that JSON is shared: one buffer (made once, for data an answer
+ * cache keeps), else the pieces it was put together from; null when it is not shared.
+ */
+export function sharedBytes(data: unknown): Buffer | readonly Buffer[] | null {
   if (data === null || typeof data !== 'object') return null;
   const known = encodings.get(data);
   if (!known) return null;
-  return (known.bytes ??= Buffer.from(known.text!));
+  // Pieces are written as they are: joining them would copy tens of kilobytes into fresh memory per request.
+  if (!known.bytes && known.parts) return known.parts;
+  return bytesOf(known);
 }
 
 export interface AnswerCacheOptions {
@@ -142,7 +172,12 @@ export class AnswerCache {
     if (value instanceof ApiResponse && value.data !== null && typeof value.data === 'object') {
       // The same data may be kept under two keys (see RequestAnswer in http/pipeline.ts): encoded once.
       let known = encodings.get(value.data);
-      if (known === undefined) encodings.set(value.data, (known = { text: encodeJson(value.data), bytes: null }));
+      if (known === undefined) encodings.set(value.data, (known = { text: encodeJson(value.data), bytes: null, parts: null }));
+      // A kept answer is sent again and again: as one buffer, joined once here rather than written piece by piece.
+      if (known.parts) {
+        bytesOf(known);
+        known.parts = null;
+      }
       // UTF-8 bytes are at least as many as characters: counting them errs on the safe side.
       bytes = (known.bytes ? known.bytes.length : known.text!.length) * BYTES_PER_JSON_CHAR;
     }

@@ -1,4 +1,4 @@
-import { shareEncoding } from './answer-cache.js';
+import { shareParts } from './answer-cache.js';
 import { encodeJson } from './http/json.js';
 import { VersionedLru } from './util/versioned-lru.js';
 
@@ -6,13 +6,16 @@ import { VersionedLru } from './util/versioned-lru.js';
 export interface Fragment {
   data: Record<string, unknown>;
   json: string;
-  /** The JSON's UTF-8 bytes, made the first time a list with this fragment is sent. */
-  bytes: Buffer | null;
+  /**
+   * A comma and the JSON's UTF-8 bytes, as the fragment follows another in a list (the first in a list is written
+   * without the comma), made the first time a list with this fragment is sent.
+   */
+  listed: Buffer | null;
 }
 
 /** A fragment for a record's wire object. */
 export function fragmentOf(data: Record<string, unknown>): Fragment {
-  return { data, json: encodeJson(data), bytes: null };
+  return { data, json: encodeJson(data), listed: null };
 }
 
 export interface FragmentCacheOptions {
@@ -100,36 +103,25 @@ function openingOf(key: string): Buffer {
   return opening;
 }
 
-const COMMA = 0x2c;
-
 /**
  * Records the JSON of a list answer whose first key is `key` (the list) as its item fragments joined:
  * `encodeJson` is the same on parts as on the whole, so this is byte for byte what encoding `data` would give.
- * Only its UTF-8 bytes are joined, from the fragments' bytes (copied, not encoded: encoding tens of kilobytes of
- * text again was a tenth of an uncached list's time), into one buffer of the exact size; the text is decoded
- * from them when something asks for it.
+ * It is kept as pieces — the opening, each fragment's bytes, the closing — which the adapters write one after
+ * another: the fragments' bytes are made once and shared, so an uncached list copies none of its tens of
+ * kilobytes, and allocates no fresh buffer for them (see answer-cache.ts for when they are joined).
  */
 export function shareJoinedList(data: Record<string, unknown>, key: string, items: readonly Fragment[]): void {
-  const opening = openingOf(key);
   // The keys after the list, encoded on their own: `]` closes the list and `,` or `}` follows as in the whole.
   const after: Record<string, unknown> = {};
   for (const name in data) if (name !== key) after[name] = data[name];
   const tail = encodeJson(after);
-  const closing = Buffer.from(tail.length > 2 ? `],${tail.slice(1)}` : ']}');
-  let size = opening.length + closing.length + Math.max(items.length - 1, 0);
-  const parts: Buffer[] = new Array<Buffer>(items.length);
+  const parts = new Array<Buffer>(items.length + 2);
+  parts[0] = openingOf(key);
   for (let index = 0; index < items.length; index++) {
     const item = items[index]!;
-    size += (parts[index] = item.bytes ??= Buffer.from(item.json)).length;
+    const listed = (item.listed ??= Buffer.from(`,${item.json}`));
+    parts[index + 1] = index ? listed : listed.subarray(1);
   }
-  const joined = Buffer.allocUnsafe(size);
-  joined.set(opening, 0);
-  let offset = opening.length;
-  for (let index = 0; index < parts.length; index++) {
-    if (index) joined[offset++] = COMMA;
-    joined.set(parts[index]!, offset);
-    offset += parts[index]!.length;
-  }
-  joined.set(closing, offset);
-  shareEncoding(data, joined);
+  parts[items.length + 1] = Buffer.from(tail.length > 2 ? `],${tail.slice(1)}` : ']}');
+  shareParts(data, parts);
 }

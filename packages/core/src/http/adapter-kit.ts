@@ -110,6 +110,13 @@ function formString(value: object): string {
   return pairs.join('&');
 }
 
+/** The number of bytes of a body sent in pieces (`SiteResponse.bodyParts`). */
+export function bodyLength(parts: readonly Uint8Array[]): number {
+  let length = 0;
+  for (const part of parts) length += part.byteLength;
+  return length;
+}
+
 /** Response headers grouped by name (repeated names become lists), in first-seen order. */
 export function groupHeaders(response: SiteResponse): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};

@@ -1,5 +1,5 @@
 import { validateHeaderName, validateHeaderValue } from 'node:http';
-import { callerKey, encodeShared, sharedBytes } from '../answer-cache.js';
+import { callerKey, encodeShared, joinParts, sharedBytes } from '../answer-cache.js';
 import { parseWithZod } from '../args/zod-args.js';
 import type { SentAnswers } from '../sent-answers.js';
 import type { ChangeScope } from '../store/change-scopes.js';
@@ -17,6 +17,7 @@ import { coreErrors } from './errors.js';
 import { fatalErrorResponse } from './fatal.js';
 import { filterFields } from './fields.js';
 import { jsonDecodeError } from './json-body.js';
+import { bodyLength } from './adapter-kit.js';
 import { baseHeaders, corsAllows, corsHeaders, NO_CACHE_HEADERS, type CorsOption } from './headers.js';
 import { encodeJson } from './json.js';
 import { isPlainObject, withoutTrailingSlashes } from './php.js';
@@ -432,7 +433,7 @@ async function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?
   );
 
   let text = '';
-  let bytes: Buffer | null = null;
+  let bytes: Buffer | readonly Buffer[] | null = null;
   if (rendered) {
     text = rendered.body;
   } else if (status !== 204 && data !== null && data !== undefined) {
@@ -443,7 +444,7 @@ async function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?
     }
   }
   // HEAD is answered as GET without the body; its Content-Length is the one GET would send.
-  if (rawMethod === 'HEAD') return { status, headers: [...out, ['Content-Length', String(bytes ? bytes.length : Buffer.byteLength(text))]], body: '' };
+  if (rawMethod === 'HEAD') return { status, headers: [...out, ['Content-Length', String(bytes ? byteLength(bytes) : Buffer.byteLength(text))]], body: '' };
   const answer: SiteResponse = bytes ? bytesResponse(status, out, bytes) : { status, headers: out, body: text };
   const sent = state.sent;
   // Kept as sent only when nothing but the URL decided it: an anonymous caller whose headers name nobody (the
@@ -456,17 +457,37 @@ async function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?
 }
 
 /**
- * An answer whose body is shared bytes (see answer-cache.ts): adapters send them as they are, and its text is
- * decoded only if something reads `body` (a test, an in-process caller), not for every request.
+ * An answer whose body is shared bytes, whole or in pieces (see answer-cache.ts): adapters send them as they
+ * are; pieces are joined only if something reads `bodyBytes`, and the text is decoded only if something reads
+ * `body` (a test, an in-process caller), not for every request.
  */
-function bytesResponse(status: number, headers: Array<[string, string]>, bytes: Buffer): SiteResponse {
+function bytesResponse(status: number, headers: Array<[string, string]>, bytes: Buffer | readonly Buffer[]): SiteResponse {
   let text: string | undefined;
+  if (Buffer.isBuffer(bytes)) {
+    return {
+      status,
+      headers,
+      get body() {
+        return (text ??= bytes.toString('utf8'));
+      },
+      bodyBytes: bytes,
+    };
+  }
+  let joined: Buffer | undefined;
+  const join = () => (joined ??= joinParts(bytes));
   return {
     status,
     headers,
     get body() {
-      return (text ??= bytes.toString('utf8'));
+      return (text ??= join().toString('utf8'));
     },
-    bodyBytes: bytes,
+    get bodyBytes() {
+      return join();
+    },
+    bodyParts: bytes,
   };
+}
+
+function byteLength(bytes: Buffer | readonly Buffer[]): number {
+  return Buffer.isBuffer(bytes) ? bytes.length : bodyLength(bytes);
 }

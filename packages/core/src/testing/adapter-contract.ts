@@ -12,6 +12,7 @@ import { createSite, type Site } from '../site.js';
 import { manualClock } from '../clock.js';
 import { silentLogger } from '../site-context.js';
 import type { SiteStore } from '../store/repositories.js';
+import type { SiteResponse } from '../http/request.js';
 import { basicAuth, header, headerNames, rawRequest, type RawResponse } from './http-client.js';
 import { newEvent } from './fixtures.js';
 
@@ -170,6 +171,46 @@ export function adapterContractSuite(name: string, harness: AdapterHarness): voi
         expect(handled).toBe(2);
         await store.events.create(newEvent({ title: 'Added later', startDate: '2027-01-04 10:00:00', startDateUtc: '2027-01-04 10:00:00' }));
         expect(json(await rawRequest(url)).events[0].title).toBe('Added later');
+      } finally {
+        await running.close();
+      }
+    });
+
+    it('writes an uncached list in the pieces it was put together from, byte for byte the whole answer, with its length', async () => {
+      const store = await harness.createStore();
+      // Without the answer cache: each list is put together from the kept JSON of its events (fragment-cache.ts).
+      const uncached = createSite({ store, cache: false, settings: { name: 'Uncached Site', url: 'http://127.0.0.1:8080' }, clock: manualClock('2026-11-21T16:41:37Z'), logger: silentLogger });
+      for (let day = 1; day <= 4; day++) {
+        const date = `2027-02-0${day} 19:30:00`;
+        await store.events.create(newEvent({ title: `Soirée n°${day} — “jazz”`, startDate: date, startDateUtc: date }));
+      }
+      const answers: SiteResponse[] = [];
+      const handle = uncached.handle.bind(uncached);
+      uncached.handle = async (...args) => {
+        const answer = await handle(...args);
+        answers.push(answer);
+        return answer;
+      };
+      const running = await harness.serve(uncached);
+      try {
+        for (const query of ['per_page=3', 'per_page=3&page=2', 'per_page=3&page=9']) {
+          const url = `${running.url}/cal/events/v1/events?${query}`;
+          const sent = await rawRequest(url);
+          const answer = answers.at(-1)!;
+          const expected = await handle({ method: 'GET', path: '/cal/events/v1/events', query, headers: {}, basePath: '/api' });
+          expect(sent.status).toBe(expected.status);
+          expect(sent.body).toBe(expected.body);
+          expect(Number(header(sent, 'content-length'))).toBe(Buffer.byteLength(expected.body));
+          if (expected.status === 200) {
+            // Pieces (the list's opening, each event, the closing), never joined for sending.
+            expect(answer.bodyParts?.length).toBe(json(sent).events.length + 2);
+            expect(Buffer.concat(answer.bodyParts!).toString('utf8')).toBe(expected.body);
+            const head = await rawRequest(url, { method: 'HEAD' });
+            expect(head.body).toBe('');
+            expect(header(head, 'content-length')).toBe(header(sent, 'content-length'));
+          }
+        }
+        expect(json(await rawRequest(`${running.url}/cal/events/v1/events?per_page=3`)).events[0].title).toBe('Soir\u00e9e n\u00b01 \u2014 \u201cjazz\u201d');
       } finally {
         await running.close();
       }

@@ -112,7 +112,7 @@ export function fragmentCacheContractSuite(name: string, harness: FragmentCacheH
     it('is bounded in bytes', () => {
       const cache = new FragmentCache(() => 0, { maxBytes: 1_000_000 });
       const json = JSON.stringify({ text: 'x'.repeat(3_000) });
-      for (let i = 0; i < 200; i++) cache.set(`event ${i}`, 1, cache, { data: {}, json, bytes: null });
+      for (let i = 0; i < 200; i++) cache.set(`event ${i}`, 1, cache, { data: {}, json, listed: null });
       expect(cache.size.bytes).toBeLessThanOrEqual(1_000_000);
       expect(cache.size.entries).toBeGreaterThan(0);
       expect(cache.size.entries).toBeLessThan(200);

@@ -1,0 +1,62 @@
+import { Readable } from 'node:stream';
+import { gzipSync, gunzipSync } from 'node:zlib';
+import { request as httpRequest } from 'node:http';
+import { describe, expect, it } from 'vitest';
+import { createSite, manualClock, silentLogger } from '@siterest/core';
+import { newEvent, rawRequest } from '@siterest/core/testing';
+import { memoryStore } from '@siterest/store-memory';
+import { serveWithFastify } from './serve.js';
+
+/** The raw bytes of a GET, undecoded. */
+function getBytes(url: string, headers: Record<string, string> = {}): Promise<{ headers: Record<string, unknown>; bytes: Buffer }> {
+  return new Promise((resolve, reject) => {
+    httpRequest(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ headers: response.headers, bytes: Buffer.concat(chunks) }));
+      response.on('error', reject);
+    })
+      .on('error', reject)
+      .end();
+  });
+}
+
+describe('fastify: a list sent in pieces', () => {
+  it('reaches an onSend hook of the app as an ordinary stream, and the client whole', async () => {
+    const store = memoryStore();
+    const site = createSite({ store, cache: false, clock: manualClock('2026-11-21T16:41:37Z'), logger: silentLogger });
+    for (let day = 1; day <= 5; day++) {
+      const date = `2027-03-0${day} 20:00:00`;
+      await store.events.create(newEvent({ title: `Concert ${day} — Café`, startDate: date, startDateUtc: date }));
+    }
+    const expected = (await site.handle({ method: 'GET', path: '/cal/events/v1/events', query: '', headers: {}, basePath: '/api' })).body;
+    const hooked: string[] = [];
+    const server = await serveWithFastify(site, {
+      configure: (app) => {
+        // As a compression plugin does: the payload is read as a stream and replaced by the compressed bytes.
+        app.addHook('onSend', async (request, reply, payload) => {
+          if (request.headers['accept-encoding'] !== 'gzip' || !(payload instanceof Readable)) return payload;
+          const chunks: Buffer[] = [];
+          for await (const chunk of payload) chunks.push(chunk as Buffer);
+          hooked.push(request.url);
+          reply.header('Content-Encoding', 'gzip');
+          reply.removeHeader('Content-Length');
+          return gzipSync(Buffer.concat(chunks));
+        });
+      },
+    });
+    try {
+      const plain = await getBytes(`${server.url}/cal/events/v1/events`);
+      expect(plain.bytes.toString('utf8')).toBe(expected);
+      expect(Number(plain.headers['content-length'])).toBe(plain.bytes.length);
+      const zipped = await getBytes(`${server.url}/cal/events/v1/events`, { 'Accept-Encoding': 'gzip' });
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(gunzipSync(zipped.bytes).toString('utf8')).toBe(expected);
+      expect(hooked).toEqual(['/api/cal/events/v1/events']);
+      // Keep-alive connections go on serving after a list sent in pieces.
+      for (let i = 0; i < 3; i++) expect((await rawRequest(`${server.url}/cal/events/v1/events?per_page=2&page=${i + 1}`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { memoize } from '../src/util/memo.js';
+
+describe('memoize', () => {
+  const counted = (size: number) => {
+    const calls: string[] = [];
+    const upper = memoize((text: string) => (calls.push(text), text.toUpperCase()), (text) => text, size);
+    return { calls, upper };
+  };
+
+  it('answers a key asked for again without calling the function, for at least the last `size` keys', () => {
+    const { calls, upper } = counted(4);
+    for (const key of ['a', 'b', 'c', 'd']) expect(upper(key)).toBe(key.toUpperCase());
+    for (const key of ['d', 'c', 'b', 'a']) expect(upper(key)).toBe(key.toUpperCase());
+    expect(calls).toEqual(['a', 'b', 'c', 'd']);
+    // Four more keys: the last four asked for are still known.
+    for (const key of ['e', 'f', 'g', 'h']) upper(key);
+    for (const key of ['e', 'f', 'g', 'h']) upper(key);
+    expect(calls).toHaveLength(8);
+  });
+
+  it('keeps a key that goes on being asked for, and forgets the ones nobody asks for again', () => {
+    const { calls, upper } = counted(3);
+    upper('hot');
+    for (let i = 0; i < 30; i++) {
+      upper(`cold ${i}`);
+      upper('hot');
+    }
+    expect(calls.filter((key) => key === 'hot')).toHaveLength(1);
+    upper('cold 0');
+    expect(calls.filter((key) => key === 'cold 0')).toHaveLength(2);
+  });
+
+  it('remembers an undefined answer, and holds at most twice `size` keys', () => {
+    let calls = 0;
+    const nothing = memoize((key: string) => void (calls++, key), (key) => key, 2);
+    nothing('x');
+    nothing('x');
+    expect(calls).toBe(1);
+    // After 2 × 2 newer keys, the first is gone.
+    for (const key of ['a', 'b', 'c', 'd']) nothing(key);
+    nothing('x');
+    expect(calls).toBe(6);
+  });
+});
