@@ -1,5 +1,5 @@
 /**
- * The Redirection benchmark (part of `pnpm bench`; alone: `tsx --conditions=source bench/redirection.ts`):
+ * The Redirection benchmark (part of `pnpm bench`; alone, after `pnpm build`: `tsx bench/redirection.ts`):
  * 10,000 redirects, 1,000 of them regex. Matcher lookups per second in process, then requests per second of
  * an app with the redirect middleware against the same app without it, for a URL nothing matches and for URLs
  * that redirect. Results go to the "redirection" section of bench/RESULTS.md.

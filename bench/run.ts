@@ -4,6 +4,11 @@
  * uncached list; with DATABASE_URL also the PostgreSQL store (see store-postgres.ts). Results go to
  * bench/RESULTS.md, with the machine's load average (the figures are only as quiet as the machine).
  *
+ * It measures the packages as published: `pnpm bench` builds them first, and the servers import the built
+ * `dist` (tsx loads only the benchmark's own files). Runs before 2026-11-24 22:30 UTC loaded the TypeScript
+ * sources through tsx, whose esbuild settings keep function names with a call per closure made: uncached lists
+ * then cost about a sixth more than with the built packages.
+ *
  *   BENCH_SECONDS=10 BENCH_CONNECTIONS=50 BENCH_EVENTS=10000 BENCH_TAG= pnpm bench
  *
  * BENCH_TAG names the run in RESULTS.md (e.g. `before`), so that runs of two versions can stand side by side.

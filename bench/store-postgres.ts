@@ -3,7 +3,7 @@
  * that the default list and every filter are index-served (page and total), and measures store-level
  * `events.list` latency.
  *
- *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres EVENTS=1000000 npx tsx --conditions=source bench/store-postgres.ts
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres EVENTS=1000000 npx tsx bench/store-postgres.ts (after pnpm build)
  *
  * DATABASE_URL is only used to create the benchmark database (BENCH_DATABASE, default siterest_bench) if
  * it is missing; all data goes there, in a schema named after the event count (reused unless RESEED=1). The

@@ -18,12 +18,12 @@ export interface BenchServer {
 
 /**
  * Starts a benchmark server script in its own Node process (tsx as a loader, in that same process) and waits for
- * its JSON ready line. `stop` ends it with SIGTERM and waits for its exit (a CPU profile is written then).
+ * its JSON ready line. The script imports the built packages (their `dist`, as an app would), not their sources. `stop` ends it with SIGTERM and waits for its exit (a CPU profile is written then).
  */
 export function startBenchServer(script: string, args: string[], options: { env?: NodeJS.ProcessEnv } = {}): Promise<BenchServer> {
   const child: ChildProcess = spawn(
     process.execPath,
-    ['--import', 'tsx', '--conditions=source', fileURLToPath(new URL(`../${script}`, import.meta.url)), ...args],
+    ['--import', 'tsx', fileURLToPath(new URL(`../${script}`, import.meta.url)), ...args],
     { cwd: ROOT, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

@@ -164,7 +164,10 @@ export async function validateArgs(request: ApiRequest): Promise<void> {
       details[name] = error.toWire();
     }
   };
-  for (const [name, spec] of args) {
+  // Index loops: an iterator result per argument, twice per request, was garbage every list request made (for-of
+  // across an await is not optimized away).
+  for (let index = 0; index < args.length; index++) {
+    const [name, spec] = args[index]!;
     if (!spec.validate || !request.has(name)) continue;
     // Most callbacks answer at once: only a promise is awaited (each await is a turn of the microtask queue).
     let verdict = spec.validate(request.get(name), { param: name, request });
@@ -173,7 +176,8 @@ export async function validateArgs(request: ApiRequest): Promise<void> {
   }
   if (Object.keys(invalid).length) throw coreErrors.invalidParams(invalid, details);
 
-  for (const [name, spec] of args) {
+  for (let index = 0; index < args.length; index++) {
+    const [name, spec] = args[index]!;
     if (spec.sanitize === false || !request.has(name)) continue;
     const value = request.get(name);
     if (spec.schema) {

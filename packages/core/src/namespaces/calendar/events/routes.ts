@@ -70,23 +70,28 @@ async function readableLinked(
   const store = request.site.store;
   const gather = async <R extends VenueRecord | OrganizerRecord>(kind: typeof VENUES | typeof ORGANIZERS, ids: (event: EventRecord) => readonly number[], getMany: (ids: number[]) => Promise<R[]>) => {
     const found = new Map<number, R>();
-    const missing = new Set<number>();
-    for (const event of events) {
-      for (const id of ids(event)) {
-        if (found.has(id) || missing.has(id)) continue;
+    let missing: Set<number> | null = null;
+    // Index loops and forEach: iterator results and entry pairs per id were a good part of a list's garbage.
+    for (let e = 0; e < events.length; e++) {
+      const linked = ids(events[e]!);
+      for (let i = 0; i < linked.length; i++) {
+        const id = linked[i]!;
+        if (found.has(id) || missing?.has(id)) continue;
         const kept = fragments.record<R>(kind.type, id, version, settings);
         if (kept) found.set(id, kept);
-        else missing.add(id);
+        else (missing ??= new Set()).add(id);
       }
     }
-    if (missing.size) {
+    if (missing) {
       for (const record of await getMany([...missing])) {
         fragments.keepRecord(kind.type, record.id, version, settings, record);
         found.set(record.id, record);
       }
     }
     // A venue or organizer the caller may not read is left out, as if the event had none (TEC embeds it whole).
-    for (const [id, record] of found) if (!canRead(request, kind, record)) found.delete(id);
+    found.forEach((record, id) => {
+      if (!canRead(request, kind, record)) found.delete(id);
+    });
     return found;
   };
   const [venues, organizers] = await Promise.all([
