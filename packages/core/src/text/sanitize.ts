@@ -15,7 +15,8 @@ import { safeCss } from './safe-css.js';
  * left (PHP's `empty()`: '' or '0').
  */
 export const checkAttributes: sanitizeHtml.Transformer = (tagName, attribs) => {
-  const checked: sanitizeHtml.Attributes = {};
+  // Attribute names come from the author: kept in an object without a prototype, so `__proto__` is a name like any.
+  const checked: sanitizeHtml.Attributes = Object.create(null) as sanitizeHtml.Attributes;
   for (const [name, value] of Object.entries(attribs)) {
     if (Object.hasOwn(checked, name)) continue;
     const lower = name.toLowerCase();
