@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { memoize } from '../src/util/memo.js';
 
 describe('memoize', () => {
@@ -29,6 +29,21 @@ describe('memoize', () => {
     expect(calls.filter((key) => key === 'hot')).toHaveLength(1);
     upper('cold 0');
     expect(calls.filter((key) => key === 'cold 0')).toHaveLength(2);
+  });
+
+  it('changes nothing on a hit of a recent key (moving every hit in one map left garbage behind, see memo.ts)', () => {
+    const { upper } = counted(100);
+    for (let i = 0; i < 50; i++) upper(`key ${i}`);
+    const set = vi.spyOn(Map.prototype, 'set');
+    const remove = vi.spyOn(Map.prototype, 'delete');
+    try {
+      for (let round = 0; round < 3; round++) for (let i = 0; i < 50; i++) expect(upper(`key ${i}`)).toBe(`KEY ${i}`);
+      expect(set).not.toHaveBeenCalled();
+      expect(remove).not.toHaveBeenCalled();
+    } finally {
+      set.mockRestore();
+      remove.mockRestore();
+    }
   });
 
   it('remembers an undefined answer, and holds at most twice `size` keys', () => {
