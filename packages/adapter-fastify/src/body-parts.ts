@@ -1,5 +1,6 @@
 import { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { bodyLength } from '@siterest/core';
 
 /**
  * An answer's body in pieces (`SiteResponse.bodyParts`) as a Fastify payload. Fastify takes one buffer, a string
@@ -29,6 +30,11 @@ export class BodyParts extends Readable {
     this.next = parts.length;
     // Written once the stream has ended, so that Fastify, which watches both, sees the source done first.
     this.once('end', () => {
+      // The length, as Fastify gives a buffer's; set here, not on the reply, because an onSend hook may still
+      // replace the payload or add trailers (a chunked answer must not carry a Content-Length).
+      if (!destination.headersSent && !destination.hasHeader('content-length') && !destination.hasHeader('transfer-encoding')) {
+        destination.setHeader('content-length', bodyLength(parts));
+      }
       destination.cork();
       for (const part of parts) destination.write(part);
       destination.end();

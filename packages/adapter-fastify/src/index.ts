@@ -1,6 +1,6 @@
 import { METHODS } from 'node:http';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { bodyLength, fatalErrorResponse, groupHeaders, toSiteRequest, type Site, type SiteResponse } from '@siterest/core';
+import { fatalErrorResponse, groupHeaders, toSiteRequest, type Site, type SiteResponse } from '@siterest/core';
 import { BodyParts } from './body-parts.js';
 
 export interface SiterestFastifyOptions {
@@ -74,9 +74,9 @@ function send(reply: FastifyReply, response: SiteResponse): FastifyReply {
     else reply.raw.setHeader(name, value);
   }
   // Shared bytes are sent as they are (the Content-Type set above keeps Fastify from changing them); pieces as a
-  // stream of known length.
+  // stream that gives its length when Fastify pipes it (see body-parts.ts).
   const parts = response.bodyParts;
-  if (parts) return reply.code(response.status).header('Content-Length', bodyLength(parts)).send(new BodyParts(parts));
+  if (parts) return reply.code(response.status).send(new BodyParts(parts));
   return reply.code(response.status).send(response.bodyBytes ?? response.body);
 }
 

@@ -8,12 +8,12 @@ import { memoryStore } from '@siterest/store-memory';
 import { serveWithFastify } from './serve.js';
 
 /** The raw bytes of a GET, undecoded. */
-function getBytes(url: string, headers: Record<string, string> = {}): Promise<{ headers: Record<string, unknown>; bytes: Buffer }> {
+function getBytes(url: string, headers: Record<string, string> = {}): Promise<{ headers: Record<string, unknown>; trailers: Record<string, unknown>; bytes: Buffer }> {
   return new Promise((resolve, reject) => {
     httpRequest(url, { headers }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ headers: response.headers, bytes: Buffer.concat(chunks) }));
+      response.on('end', () => resolve({ headers: response.headers, trailers: response.trailers, bytes: Buffer.concat(chunks) }));
       response.on('error', reject);
     })
       .on('error', reject)
@@ -35,12 +35,12 @@ describe('fastify: a list sent in pieces', () => {
       configure: (app) => {
         // As a compression plugin does: the payload is read as a stream and replaced by the compressed bytes.
         app.addHook('onSend', async (request, reply, payload) => {
+          if (request.headers['x-trailer'] === 'yes') reply.trailer('Server-Timing', async () => 'list');
           if (request.headers['accept-encoding'] !== 'gzip' || !(payload instanceof Readable)) return payload;
           const chunks: Buffer[] = [];
           for await (const chunk of payload) chunks.push(chunk as Buffer);
           hooked.push(request.url);
           reply.header('Content-Encoding', 'gzip');
-          reply.removeHeader('Content-Length');
           return gzipSync(Buffer.concat(chunks));
         });
       },
@@ -51,8 +51,14 @@ describe('fastify: a list sent in pieces', () => {
       expect(Number(plain.headers['content-length'])).toBe(plain.bytes.length);
       const zipped = await getBytes(`${server.url}/cal/events/v1/events`, { 'Accept-Encoding': 'gzip' });
       expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(Number(zipped.headers['content-length'])).toBe(zipped.bytes.length);
       expect(gunzipSync(zipped.bytes).toString('utf8')).toBe(expected);
       expect(hooked).toEqual(['/api/cal/events/v1/events']);
+      // An app hook that adds a trailer: Fastify then sends the answer chunked and pipes the stream itself.
+      const trailed = await getBytes(`${server.url}/cal/events/v1/events`, { 'X-Trailer': 'yes' });
+      expect(trailed.bytes.toString('utf8')).toBe(expected);
+      expect(trailed.headers['content-length']).toBeUndefined();
+      expect(trailed.trailers['server-timing']).toBe('list');
       // Keep-alive connections go on serving after a list sent in pieces.
       for (let i = 0; i < 3; i++) expect((await rawRequest(`${server.url}/cal/events/v1/events?per_page=2&page=${i + 1}`)).status).toBe(200);
     } finally {
