@@ -1,6 +1,6 @@
 import { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { bodyLength } from '@siterest/core';
+import { bodyLength, type BodyPart } from '@siterest/core';
 
 /**
  * An answer's body in pieces (`SiteResponse.bodyParts`) as a Fastify payload. Fastify takes one buffer, a string
@@ -12,7 +12,7 @@ import { bodyLength } from '@siterest/core';
 export class BodyParts extends Readable {
   private next = 0;
 
-  constructor(private readonly parts: readonly Uint8Array[]) {
+  constructor(private readonly parts: readonly BodyPart[]) {
     super();
   }
 

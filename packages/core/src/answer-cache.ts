@@ -3,7 +3,8 @@ import { ApiResponse } from './http/api-response.js';
 import { encodeJson } from './http/json.js';
 import type { ChangeScope } from './store/change-scopes.js';
 import type { SiteStore } from './store/repositories.js';
-import type { SiteRequest } from './http/request.js';
+import { bodyLength } from './http/adapter-kit.js';
+import type { BodyPart, SiteRequest } from './http/request.js';
 import { VersionedLru } from './util/versioned-lru.js';
 
 /**
@@ -20,7 +21,7 @@ const encodings = new WeakMap<object, Encoding>();
 interface Encoding {
   text: string | null;
   bytes: Buffer | null;
-  parts: readonly Buffer[] | null;
+  parts: readonly BodyPart[] | null;
 }
 
 /**
@@ -29,19 +30,20 @@ interface Encoding {
  * cache keeps it or something asks for it (`SiteResponse.bodyBytes`), and decoded only when asked for (`_jsonp`,
  * `SiteResponse.body`). Neither `data` nor the pieces may be changed afterwards.
  */
-export function shareParts(data: object, parts: readonly Buffer[]): void {
+export function shareParts(data: object, parts: readonly BodyPart[]): void {
   encodings.set(data, { text: null, bytes: null, parts });
 }
 
 /** The UTF-8 bytes of pieces written one after another, copied into one buffer. */
-export function joinParts(parts: readonly Uint8Array[]): Buffer {
-  let size = 0;
-  for (const part of parts) size += part.byteLength;
-  const joined = Buffer.allocUnsafe(size);
+export function joinParts(parts: readonly BodyPart[]): Buffer {
+  const joined = Buffer.allocUnsafe(bodyLength(parts));
   let offset = 0;
   for (const part of parts) {
-    joined.set(part, offset);
-    offset += part.byteLength;
+    if (typeof part === 'string') offset += joined.write(part, offset);
+    else {
+      joined.set(part, offset);
+      offset += part.byteLength;
+    }
   }
   return joined;
 }
@@ -62,7 +64,7 @@ export function encodeShared(data: unknown): string {
  * The UTF-8 bytes of `encodeShared(data)` when that JSON is shared: one buffer (made once, for data an answer
  * cache keeps), else the pieces it was put together from; null when it is not shared.
  */
-export function sharedBytes(data: unknown): Buffer | readonly Buffer[] | null {
+export function sharedBytes(data: unknown): Buffer | readonly BodyPart[] | null {
   if (data === null || typeof data !== 'object') return null;
   const known = encodings.get(data);
   if (!known) return null;

@@ -1,5 +1,6 @@
 import { shareParts } from './answer-cache.js';
 import { encodeJson } from './http/json.js';
+import type { BodyPart } from './http/request.js';
 import { VersionedLru } from './util/versioned-lru.js';
 
 /** One record's wire object and its JSON, shared between requests and never changed. */
@@ -34,6 +35,40 @@ const BYTES_PER_JSON_CHAR = 4;
 /** Longest key kept: a fragment's key names a record and the caller's rights on it, never free text. */
 const MAX_KEY_CHARS = 512;
 
+/** What a fragment is of. */
+export const FRAGMENT_KINDS = { event: 0, venue: 1, organizer: 2 } as const;
+export type FragmentKind = (typeof FRAGMENT_KINDS)[keyof typeof FRAGMENT_KINDS];
+
+/**
+ * A fragment's key: a number when its parts fit (almost always), else text naming the same parts. Numbers are
+ * what a list reads dozens of per request: no string is built, flattened and hashed for each.
+ */
+export type FragmentKey = number | string;
+
+const KINDS = 4;
+/** API roots numbered per cache (a site is usually served under one or two); more are keyed as text. */
+const MAX_ROOTS = 8;
+/** How a caller sees a record, numbered by the caller of {@link fragmentKey} (below this). */
+export const MAX_VARIANTS = 256;
+/** Largest id a numeric key holds exactly (ids × 8192 stay within 2^53). */
+const MAX_ID = 2 ** 40;
+
+/**
+ * The numeric key of a record's fragment as seen by one kind of caller (`variant`, below {@link MAX_VARIANTS})
+ * under the API root numbered `root` ({@link FragmentCache.rootOf}); null when a part does not fit, and the
+ * caller keys it as text. Distinct parts give distinct numbers.
+ */
+export function fragmentKey(kind: FragmentKind, id: number, root: number, variant: number): number | null {
+  if (root < 0 || root >= MAX_ROOTS || !(variant >= 0 && variant < MAX_VARIANTS) || !Number.isInteger(variant)) return null;
+  if (!Number.isInteger(id) || id < 0 || id >= MAX_ID) return null;
+  return ((id * KINDS + kind) * MAX_ROOTS + root) * MAX_VARIANTS + variant;
+}
+
+/** A linked record's key (a venue's or an organizer's): negative, so never a fragment's. */
+function recordKey(kind: FragmentKind, id: number): FragmentKey {
+  return Number.isInteger(id) && id >= 0 && id < MAX_ID ? -(id * KINDS + kind) - 1 : `r ${kind} ${id}`;
+}
+
 /**
  * Serialized records of list answers (an event with its venue, organizers, terms and images), so a list whose
  * answer is not cached is put together from the JSON of its items instead of serializing and encoding each one
@@ -48,6 +83,7 @@ const MAX_KEY_CHARS = 512;
  */
 export class FragmentCache {
   private readonly kept: VersionedLru;
+  private readonly roots = new Map<string, number>();
 
   constructor(now: () => number, options: FragmentCacheOptions = {}) {
     this.kept = new VersionedLru(now, {
@@ -63,13 +99,23 @@ export class FragmentCache {
     return this.kept.size;
   }
 
-  /** The fragment kept for `key` if it was built at `version` with these `settings`. */
-  get(key: string, version: number, settings: object): Fragment | undefined {
-    return this.kept.get(`f ${key}`, version, settings) as Fragment | undefined;
+  /** The number of an API root in numeric keys ({@link fragmentKey}), or -1 once too many roots are numbered. */
+  rootOf(apiRoot: string): number {
+    let root = this.roots.get(apiRoot);
+    if (root === undefined) {
+      if (this.roots.size >= MAX_ROOTS || apiRoot.length > MAX_KEY_CHARS) return -1;
+      this.roots.set(apiRoot, (root = this.roots.size));
+    }
+    return root;
   }
 
-  set(key: string, version: number, settings: object, fragment: Fragment): void {
-    this.keep(`f ${key}`, version, settings, fragment, fragment.json.length * BYTES_PER_JSON_CHAR);
+  /** The fragment kept for `key` if it was built at `version` with these `settings`. */
+  get(key: FragmentKey, version: number, settings: object): Fragment | undefined {
+    return this.kept.get(typeof key === 'number' ? key : `f ${key}`, version, settings) as Fragment | undefined;
+  }
+
+  set(key: FragmentKey, version: number, settings: object, fragment: Fragment): void {
+    this.keep(typeof key === 'number' ? key : `f ${key}`, version, settings, fragment, fragment.json.length * BYTES_PER_JSON_CHAR);
   }
 
   /**
@@ -77,20 +123,20 @@ export class FragmentCache {
    * fragments: what the caller may see of it decides which fragment fits, so a list whose fragments are all kept
    * reads none of them again.
    */
-  record<R>(kind: string, id: number, version: number, settings: object): R | undefined {
-    return this.kept.get(`r ${kind} ${id}`, version, settings) as R | undefined;
+  record<R>(kind: FragmentKind, id: number, version: number, settings: object): R | undefined {
+    return this.kept.get(recordKey(kind, id), version, settings) as R | undefined;
   }
 
-  keepRecord(kind: string, id: number, version: number, settings: object, record: object): void {
-    this.keep(`r ${kind} ${id}`, version, settings, record, JSON.stringify(record).length * BYTES_PER_JSON_CHAR);
+  keepRecord(kind: FragmentKind, id: number, version: number, settings: object, record: object): void {
+    this.keep(recordKey(kind, id), version, settings, record, JSON.stringify(record).length * BYTES_PER_JSON_CHAR);
   }
 
   clear(): void {
     this.kept.clear();
   }
 
-  private keep(key: string, version: number, settings: object, value: unknown, size: number): void {
-    if (key.length > MAX_KEY_CHARS) return;
+  private keep(key: FragmentKey, version: number, settings: object, value: unknown, size: number): void {
+    if (typeof key === 'string' && key.length > MAX_KEY_CHARS) return;
     this.kept.set(key, version, value, size, settings);
   }
 }
@@ -115,13 +161,14 @@ export function shareJoinedList(data: Record<string, unknown>, key: string, item
   const after: Record<string, unknown> = {};
   for (const name in data) if (name !== key) after[name] = data[name];
   const tail = encodeJson(after);
-  const parts = new Array<Buffer>(items.length + 2);
+  const parts = new Array<BodyPart>(items.length + 2);
   parts[0] = openingOf(key);
   for (let index = 0; index < items.length; index++) {
     const item = items[index]!;
     const listed = (item.listed ??= Buffer.from(`,${item.json}`));
     parts[index + 1] = index ? listed : listed.subarray(1);
   }
-  parts[items.length + 1] = Buffer.from(tail.length > 2 ? `],${tail.slice(1)}` : ']}');
+  // Text: made for this request alone (see BodyPart).
+  parts[items.length + 1] = tail.length > 2 ? `],${tail.slice(1)}` : ']}';
   shareParts(data, parts);
 }

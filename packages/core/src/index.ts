@@ -15,7 +15,7 @@ export { fatalErrorResponse } from './http/fatal.js';
 export { answerClientErrors, handleClientError } from './http/client-errors.js';
 export { encodeJson } from './http/json.js';
 export type { CorsOption, CorsOrigins } from './http/headers.js';
-export { headerValue, type RequestBody, type SiteRequest, type SiteResponse, type UploadedFile } from './http/request.js';
+export { headerValue, type BodyPart, type RequestBody, type SiteRequest, type SiteResponse, type UploadedFile } from './http/request.js';
 
 export type { ArgSchema, ArgSpec, ArgType, ArgValidator, ArgSanitizer } from './args/spec.js';
 export {

@@ -62,7 +62,10 @@ export interface ArgSpec extends ArgSchema {
   sanitize?: ArgSanitizer | false;
   /** For args an app defines itself: a zod schema that validates and coerces instead of the JSON schema. */
   schema?: ZodType;
-  /** A default that follows the site's settings (shown in place of `default`, which fixes its position). */
+  /**
+   * A default that follows the site's settings or clock (shown in place of `default`, which fixes its position),
+   * worked out once per settings and second of the clock.
+   */
   defaultFrom?: (site: SiteContext) => unknown;
   /** Where the arg is documented in the OpenAPI document; never shown in the index. */
   in?: 'path' | 'query' | 'body';

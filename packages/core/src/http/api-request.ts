@@ -10,7 +10,7 @@ export interface ParamSources {
   form: Record<string, unknown>;
   query: Record<string, unknown>;
   url: Record<string, unknown>;
-  defaults: Record<string, unknown>;
+  defaults: Readonly<Record<string, unknown>>;
 }
 
 export type ParamSource = keyof ParamSources;
@@ -55,6 +55,8 @@ export class ApiRequest {
   private readonly sources: ParamSources;
   private readonly sentQuery: Readonly<Record<string, unknown>>;
   private readonly order: ParamSource[];
+  /** The sources' objects in lookup order (what `get` walks: no lookup of each source by name). */
+  private chain: Array<Record<string, unknown>> = [];
   private readonly memo = new Map<string, Promise<unknown>>();
 
   constructor(init: ApiRequestInit) {
@@ -75,20 +77,29 @@ export class ApiRequest {
     if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(this.method)) order.push('form');
     order.push('query', 'url', 'defaults');
     this.order = order;
+    this.relink();
+  }
+
+  private relink(): void {
+    this.chain = this.order.map((source) => this.sources[source]);
   }
 
   setUrlParams(params: Record<string, unknown>): void {
     this.sources.url = params;
+    this.relink();
   }
 
-  setDefaults(defaults: Record<string, unknown>): void {
+  /** The endpoint's defaults: read, never written (requests share them; see endpointDefaults). */
+  setDefaults(defaults: Readonly<Record<string, unknown>>): void {
     this.sources.defaults = defaults;
+    this.relink();
   }
 
   /** The effective value of a param (null and undefined count as absent, as PHP's isset). */
   get<T = unknown>(name: string): T | undefined {
-    for (const source of this.order) {
-      const params = this.sources[source];
+    const chain = this.chain;
+    for (let index = 0; index < chain.length; index++) {
+      const params = chain[index]!;
       // Own keys only: a param named `constructor` or `__proto__` is one the caller did or did not send.
       if (!Object.hasOwn(params, name)) continue;
       const value = params[name];
@@ -115,12 +126,17 @@ export class ApiRequest {
   set(name: string, value: unknown): void {
     let found = false;
     for (const source of this.order) {
-      if (source !== 'defaults' && Object.prototype.hasOwnProperty.call(this.sources[source], name)) {
-        this.sources[source][name] = value;
+      // Never the defaults: they are the endpoint's, shared by requests.
+      if (source === 'defaults') continue;
+      const params = this.sources[source];
+      if (Object.hasOwn(params, name)) {
+        params[name] = value;
         found = true;
       }
     }
-    if (!found) this.sources[this.order[0]!][name] = value;
+    // The first source is never the defaults (the query string always comes before them).
+    const first = this.order[0]!;
+    if (!found && first !== 'defaults') this.sources[first][name] = value;
   }
 
   /** All params merged by precedence. */

@@ -7,7 +7,7 @@ import type { ArgSpec } from '../args/spec.js';
 import { sanitizeValue, validateValue } from '../args/schema-rules.js';
 import { identifyCaller, type AuthContext, type Caller } from '../auth/authenticate.js';
 import type { Principal } from '../auth/principal.js';
-import type { CompiledRoute, RouteMatch } from '../registry/registry.js';
+import { endpointDefaults, type CompiledRoute, type RouteMatch } from '../registry/registry.js';
 import { isStoreError } from '../store/store-error.js';
 import { ApiError } from './api-error.js';
 import { ApiRequest } from './api-request.js';
@@ -22,7 +22,7 @@ import { baseHeaders, corsAllows, corsHeaders, NO_CACHE_HEADERS, type CorsOption
 import { encodeJson } from './json.js';
 import { isPlainObject, withoutTrailingSlashes } from './php.js';
 import { parseFormString } from './query.js';
-import { headerValue, type SiteRequest, type SiteResponse, type UploadedFile } from './request.js';
+import { headerValue, type BodyPart, type SiteRequest, type SiteResponse, type UploadedFile } from './request.js';
 
 export interface PipelineContext extends AuthContext {
   readonly basePath: string;
@@ -253,9 +253,7 @@ async function dispatch(
 
 /** Defaults, argument phases, permission and handler of the matched endpoint. */
 async function runEndpoint(ctx: PipelineContext, request: ApiRequest, match: RouteMatch, body: BodyParams): Promise<ApiResponse> {
-  const defaults = { ...match.endpoint.defaults };
-  for (const [name, resolve] of match.endpoint.dynamicDefaults) defaults[name] = resolve(ctx);
-  request.setDefaults(defaults);
+  request.setDefaults(endpointDefaults(match.endpoint, ctx));
   if (body.jsonError) throw body.jsonError;
   await validateArgs(request);
   const permission = match.endpoint.permission;
@@ -437,7 +435,7 @@ async function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?
   );
 
   let text = '';
-  let bytes: Buffer | readonly Buffer[] | null = null;
+  let bytes: Buffer | readonly BodyPart[] | null = null;
   if (rendered) {
     text = rendered.body;
   } else if (status !== 204 && data !== null && data !== undefined) {
@@ -465,7 +463,7 @@ async function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?
  * are; pieces are joined only if something reads `bodyBytes`, and the text is decoded only if something reads
  * `body` (a test, an in-process caller), not for every request.
  */
-function bytesResponse(status: number, headers: Array<[string, string]>, bytes: Buffer | readonly Buffer[]): SiteResponse {
+function bytesResponse(status: number, headers: Array<[string, string]>, bytes: Buffer | readonly BodyPart[]): SiteResponse {
   let text: string | undefined;
   if (Buffer.isBuffer(bytes)) {
     return {
@@ -492,6 +490,6 @@ function bytesResponse(status: number, headers: Array<[string, string]>, bytes: 
   };
 }
 
-function byteLength(bytes: Buffer | readonly Buffer[]): number {
+function byteLength(bytes: Buffer | readonly BodyPart[]): number {
   return Buffer.isBuffer(bytes) ? bytes.length : bodyLength(bytes);
 }

@@ -23,21 +23,51 @@ export function phpUrlDecode(text: string): string {
   return Buffer.concat(bytes).toString('utf8');
 }
 
+/** Most pairs read from one query string or form body (as PHP's max_input_vars, more generously). */
+const PARAMETER_LIMIT = 5000;
+
+/** What makes a key a path for qs (`a[b]`): brackets, written or percent-encoded. */
+const BRACKETS = /[[\]]|%5[bd]/i;
+
 /**
  * Query strings and urlencoded bodies parsed as PHP does: `a[]=1&a[]=2` is a list, `v[city]=x` an object,
  * a repeated plain key keeps its last value, and any percent sequence decodes (see {@link phpUrlDecode}).
  * Objects have the request-object prototype (nothing a client can name), so no key a client sends can reach one.
+ * Flat pairs (no bracket anywhere, as almost every query string) are read directly, as qs would read them.
  */
 export function parseFormString(input: string): Record<string, unknown> {
   if (!input) return requestObject();
+  return BRACKETS.test(input) ? parseNestedForm(input) : parseFlatForm(input);
+}
+
+/** Any query string or form body, read with qs. */
+export function parseNestedForm(input: string): Record<string, unknown> {
   const parsed = qs.parse(input, {
     depth: 5,
     arrayLimit: 1000,
-    parameterLimit: 5000,
+    parameterLimit: PARAMETER_LIMIT,
     duplicates: 'last',
     allowPrototypes: false,
     plainObjects: true,
     decoder: (text) => phpUrlDecode(text),
   });
   return adoptRequestObjects(parsed) as Record<string, unknown>;
+}
+
+/**
+ * A query string without brackets, read as {@link parseNestedForm} reads it (a test holds the two to the same
+ * answers): pairs split on `&` up to the limit, at the first `=`, both sides decoded; an empty key is skipped, as
+ * is `__proto__` (qs never sets it), and a repeated key keeps its last value.
+ */
+function parseFlatForm(input: string): Record<string, unknown> {
+  const out = requestObject<string>();
+  const pairs = input.split('&', PARAMETER_LIMIT);
+  for (let index = 0; index < pairs.length; index++) {
+    const pair = pairs[index]!;
+    const equals = pair.indexOf('=');
+    const key = phpUrlDecode(equals === -1 ? pair : pair.slice(0, equals));
+    if (!key || key === '__proto__') continue;
+    out[key] = equals === -1 ? '' : phpUrlDecode(pair.slice(equals + 1));
+  }
+  return out;
 }

@@ -57,13 +57,20 @@ export interface SiteResponse {
    */
   bodyBytes?: Uint8Array;
   /**
-   * The body's UTF-8 bytes in pieces, to be written in this order, when siterest put the answer together from
-   * kept fragments (an event, venue or organizer list not answered from a cache). Adapters write them one after
-   * another (corked: one system call), which spares copying tens of kilobytes into a fresh buffer per request;
+   * The body in pieces, to be written in this order, when siterest put the answer together from kept fragments
+   * (an event, venue or organizer list not answered from a cache). Adapters write them one after another
+   * (corked: one system call), which spares copying tens of kilobytes into a fresh buffer per request;
    * `bodyBytes` and `body` join them when read. Never to be changed: they are shared between requests.
    */
-  bodyParts?: readonly Uint8Array[];
+  bodyParts?: readonly BodyPart[];
 }
+
+/**
+ * A piece of a body: UTF-8 bytes, or text to be written as UTF-8 (the few hundred characters made for one
+ * request, such as a list's paging links: Node copies a string into the write itself, where making bytes of it
+ * first would take memory from a pool that only garbage collection frees).
+ */
+export type BodyPart = Uint8Array | string;
 
 export function headerValue(headers: SiteRequest['headers'], name: string): string | undefined {
   const value = headers[name];

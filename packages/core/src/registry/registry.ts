@@ -5,9 +5,12 @@ import type { EndpointDefinition, Handler, NamespaceDefinition, Permission, Rout
 export interface CompiledEndpoint {
   methods: string[];
   args: Record<string, ArgSpec>;
+  /** Fixed defaults (frozen: requests share them). */
   defaults: Record<string, unknown>;
-  /** Defaults that follow the site's settings. */
+  /** Defaults that follow the site's settings and clock. */
   dynamicDefaults: Array<[string, (site: SiteContext) => unknown]>;
+  /** The last defaults worked out with the dynamic ones: for which settings, at which second of the clock. */
+  defaultsAt: { settings: object; second: number; values: Readonly<Record<string, unknown>> } | null;
   permission: Permission | undefined;
   handler: Handler;
   showInIndex: boolean;
@@ -63,13 +66,31 @@ function compileEndpoint(definition: EndpointDefinition): CompiledEndpoint {
   return {
     methods: parseMethods(definition.methods),
     args,
-    defaults,
+    defaults: Object.freeze(defaults),
     dynamicDefaults,
+    defaultsAt: null,
     permission: definition.permission,
     handler: definition.handler,
     showInIndex: definition.showInIndex !== false,
     definition,
   };
+}
+
+/**
+ * An endpoint's defaults for a request: the fixed ones with those that follow the settings and the clock, worked
+ * out once per settings object and second (the finest any default shows) and shared, frozen, by the requests of
+ * that second — the events list's default window of dates is formatted in the site's zone, once, not per request.
+ */
+export function endpointDefaults(endpoint: CompiledEndpoint, site: SiteContext): Readonly<Record<string, unknown>> {
+  if (!endpoint.dynamicDefaults.length) return endpoint.defaults;
+  const settings = site.settings;
+  const second = Math.floor(site.now() / 1000);
+  const kept = endpoint.defaultsAt;
+  if (kept && kept.settings === settings && kept.second === second) return kept.values;
+  const values: Record<string, unknown> = { ...endpoint.defaults };
+  for (const [name, resolve] of endpoint.dynamicDefaults) values[name] = resolve(site);
+  endpoint.defaultsAt = { settings, second, values: Object.freeze(values) };
+  return endpoint.defaultsAt.values;
 }
 
 function compileRoute(pattern: string, namespace: string, endpoints: EndpointDefinition[], definition: RouteDefinition | null): CompiledRoute {

@@ -29,7 +29,8 @@ interface Entry {
  * the read). The answer cache and the fragment cache both keep their values this way.
  */
 export class VersionedLru {
-  private readonly entries = new Map<string, Entry>();
+  // Keys are text or numbers (the fragment cache numbers most of its keys: no string to build and hash per read).
+  private readonly entries = new Map<string | number, Entry>();
   private bytes = 0;
 
   constructor(
@@ -43,7 +44,7 @@ export class VersionedLru {
   }
 
   /** The value kept for `key` if it was stored at `version` with `tag` and is young enough; a stale one is dropped. */
-  get(key: string, version: number, tag?: unknown): unknown {
+  get(key: string | number, version: number, tag?: unknown): unknown {
     const hit = this.entries.get(key);
     if (!hit) return undefined;
     if (hit.version === version && hit.tag === tag && this.now() - hit.storedAt < this.bounds.maxAgeMs) {
@@ -55,13 +56,13 @@ export class VersionedLru {
   }
 
   /** The value kept for `key` whatever its version, tag and age (to learn what to check it against): not a hit. */
-  peek(key: string): unknown {
+  peek(key: string | number): unknown {
     return this.entries.get(key)?.value;
   }
 
   /** Keeps `value` (estimated at `size` bytes) unless it is too large or a newer version is already kept. */
-  set(key: string, version: number, value: unknown, size: number, tag?: unknown): void {
-    const bytes = key.length + 64 + size;
+  set(key: string | number, version: number, value: unknown, size: number, tag?: unknown): void {
+    const bytes = (typeof key === 'string' ? key.length : 8) + 64 + size;
     if (bytes > this.bounds.maxBytes / this.bounds.largestShare) return;
     const old = this.entries.get(key);
     if (old && old.version > version) return;
@@ -86,7 +87,7 @@ export class VersionedLru {
     this.bytes = 0;
   }
 
-  private drop(key: string, entry: Entry): void {
+  private drop(key: string | number, entry: Entry): void {
     this.entries.delete(key);
     this.bytes -= entry.bytes;
   }

@@ -1,5 +1,5 @@
 import { callerKey } from '../../../answer-cache.js';
-import { fragmentOf, shareJoinedList, type Fragment, type FragmentCache } from '../../../fragment-cache.js';
+import { FRAGMENT_KINDS, fragmentKey, fragmentOf, shareJoinedList, type Fragment, type FragmentCache, type FragmentKey } from '../../../fragment-cache.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond } from '../../../http/api-response.js';
 import { intval } from '../../../http/php.js';
@@ -68,7 +68,12 @@ async function readableLinked(
 ): Promise<{ venues: Map<number, VenueRecord>; organizers: Map<number, OrganizerRecord> }> {
   const settings = request.site.settings;
   const store = request.site.store;
-  const gather = async <R extends VenueRecord | OrganizerRecord>(kind: typeof VENUES | typeof ORGANIZERS, ids: (event: EventRecord) => readonly number[], getMany: (ids: number[]) => Promise<R[]>) => {
+  const gather = async <R extends VenueRecord | OrganizerRecord>(
+    kind: typeof VENUES | typeof ORGANIZERS,
+    code: typeof FRAGMENT_KINDS.venue | typeof FRAGMENT_KINDS.organizer,
+    ids: (event: EventRecord) => readonly number[],
+    getMany: (ids: number[]) => Promise<R[]>,
+  ) => {
     const found = new Map<number, R>();
     let missing: Set<number> | null = null;
     // Index loops and forEach: iterator results and entry pairs per id were a good part of a list's garbage.
@@ -77,14 +82,14 @@ async function readableLinked(
       for (let i = 0; i < linked.length; i++) {
         const id = linked[i]!;
         if (found.has(id) || missing?.has(id)) continue;
-        const kept = fragments.record<R>(kind.type, id, version, settings);
+        const kept = fragments.record<R>(code, id, version, settings);
         if (kept) found.set(id, kept);
         else (missing ??= new Set()).add(id);
       }
     }
     if (missing) {
       for (const record of await getMany([...missing])) {
-        fragments.keepRecord(kind.type, record.id, version, settings, record);
+        fragments.keepRecord(code, record.id, version, settings, record);
         found.set(record.id, record);
       }
     }
@@ -95,8 +100,8 @@ async function readableLinked(
     return found;
   };
   const [venues, organizers] = await Promise.all([
-    gather(VENUES, (event) => event.venueIds, (ids) => store.venues.getMany(ids)),
-    gather(ORGANIZERS, (event) => event.organizerIds, (ids) => store.organizers.getMany(ids)),
+    gather(VENUES, FRAGMENT_KINDS.venue, (event) => event.venueIds, (ids) => store.venues.getMany(ids)),
+    gather(ORGANIZERS, FRAGMENT_KINDS.organizer, (event) => event.organizerIds, (ids) => store.organizers.getMany(ids)),
   ]);
   return { venues, organizers };
 }
@@ -117,13 +122,30 @@ async function wireList(request: ApiRequest, events: EventRecord[], version: num
   const linkedUnlocked = (record: VenueRecord | OrganizerRecord) => unlocked(request, record.type === VENUES.type ? VENUES : ORGANIZERS, record);
   // 0 not shown, 1 shown, 2 shown redacted.
   const seen = (record: VenueRecord | OrganizerRecord | undefined) => (record === undefined ? 0 : linkedUnlocked(record) ? 1 : 2);
-  const keys: string[] = [];
+  const root = fragments.rootOf(apiRoot);
+  const keys: FragmentKey[] = [];
   const found: Array<Fragment | undefined> = [];
   const missing: EventRecord[] = [];
-  for (const event of events) {
-    let key = `${apiRoot} ${event.id} ${unlocked(request, EVENTS, event) ? 0 : 1}`;
-    for (const id of event.venueIds) key += ` v${seen(linked.venues.get(id))}`;
-    for (const id of event.organizerIds) key += ` o${seen(linked.organizers.get(id))}`;
+  for (let e = 0; e < events.length; e++) {
+    const event = events[e]!;
+    const redacted = unlocked(request, EVENTS, event) ? 0 : 1;
+    const venueIds = event.venueIds;
+    const organizerIds = event.organizerIds;
+    // With up to four linked records (almost every event), how the caller sees the event is one number below 162:
+    // the record fixes how many venues and organizers there are, so each position's state is one base-3 digit.
+    let key: FragmentKey | null = null;
+    if (venueIds.length + organizerIds.length <= 4) {
+      let variant = redacted;
+      for (let i = 0; i < venueIds.length; i++) variant = variant * 3 + seen(linked.venues.get(venueIds[i]!));
+      for (let i = 0; i < organizerIds.length; i++) variant = variant * 3 + seen(linked.organizers.get(organizerIds[i]!));
+      key = fragmentKey(FRAGMENT_KINDS.event, event.id, root, variant);
+    }
+    if (key === null) {
+      let text = `${apiRoot} ${event.id} ${redacted}`;
+      for (const id of venueIds) text += ` v${seen(linked.venues.get(id))}`;
+      for (const id of organizerIds) text += ` o${seen(linked.organizers.get(id))}`;
+      key = text;
+    }
     const fragment = fragments.get(key, version, settings);
     keys.push(key);
     found.push(fragment);

@@ -2,7 +2,7 @@ import { callerKey } from '../../../answer-cache.js';
 import type { ArgSpec } from '../../../args/spec.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond } from '../../../http/api-response.js';
-import { fragmentOf, shareJoinedList, type Fragment } from '../../../fragment-cache.js';
+import { FRAGMENT_KINDS, fragmentKey, fragmentOf, shareJoinedList, type Fragment } from '../../../fragment-cache.js';
 import { intval } from '../../../http/php.js';
 import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type RouteDefinition } from '../../../registry/types.js';
 import type { PostRouteDocs } from '../posts/types.js';
@@ -19,7 +19,7 @@ import { isImageOrEmpty, isReadableIdOf, isStringOrEmpty, isTime, isUrlOrEmpty }
 import { EVENTS } from '../events/kind.js';
 import { sanitizePerPage } from '../terms/routes.js';
 import { isOrganizerId, isOrganizerSlug, isPositiveInt, isString, isUserId, isVenueId, isVenueSlug } from '../validators.js';
-import type { AnyLinkedKind } from './kinds.js';
+import { VENUES, type AnyLinkedKind } from './kinds.js';
 import { imageObject, imagesOf, requestedImage } from '../posts/images.js';
 import { serializeLinked } from './serialize.js';
 import { createLinked, linkedQuery, trashLinked, updateLinked } from './service.js';
@@ -100,7 +100,12 @@ async function manyListed(request: ApiRequest, kind: AnyLinkedKind, records: Lin
   const fragments = request.site.fragments;
   if (!fragments || version === undefined) return { data: await many(request, kind, records, false), fragments: null };
   const settings = request.site.settings;
-  const keys = records.map((record) => `${kind.type} ${record.id} ${unlocked(request, kind, record) ? 0 : 1}`);
+  // A venue's or organizer's JSON holds no URL under the API root: one key for every root (root 0).
+  const code = kind.type === VENUES.type ? FRAGMENT_KINDS.venue : FRAGMENT_KINDS.organizer;
+  const keys = records.map((record) => {
+    const variant = unlocked(request, kind, record) ? 0 : 1;
+    return fragmentKey(code, record.id, 0, variant) ?? `${kind.type} ${record.id} ${variant}`;
+  });
   const found: Array<Fragment | undefined> = keys.map((key) => fragments.get(key, version, settings));
   const missing = records.filter((_, index) => !found[index]);
   if (missing.length) {

@@ -1,5 +1,6 @@
 import { ApiRequest } from '../../../http/api-request.js';
 import { validateArgs } from '../../../http/pipeline.js';
+import { endpointDefaults } from '../../../registry/registry.js';
 
 /**
  * An internal request to another route of the site, as WordPress builds them for inline data (an event's
@@ -25,9 +26,7 @@ export async function validatedSubRequest(parent: ApiRequest, path: string, meth
   request.route = match.route;
   request.endpoint = match.endpoint;
   request.setUrlParams(match.params);
-  const defaults = { ...match.endpoint.defaults };
-  for (const [name, resolve] of match.endpoint.dynamicDefaults) defaults[name] = resolve(parent.site);
-  request.setDefaults(defaults);
+  request.setDefaults(endpointDefaults(match.endpoint, parent.site));
   await validateArgs(request);
   return request;
 }
