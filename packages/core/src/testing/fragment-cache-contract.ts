@@ -109,6 +109,45 @@ export function fragmentCacheContractSuite(name: string, harness: FragmentCacheH
       expect(await list('password=pw')).toContain('SECRET CONTENT');
     });
 
+    it('keys an event by how the caller sees each of its linked records, with few of them or many', async () => {
+      const shown = await store.organizers.create(newOrganizer({ title: 'Open Org' }));
+      const draft = await store.organizers.create(newOrganizer({ title: 'Draft Org', status: 'draft' }));
+      const locked = await store.organizers.create(newOrganizer({ title: 'Locked Org', password: 'pw', content: 'ORGANIZER SECRET' }));
+      const venue = await store.venues.create(newVenue({ title: 'Main Hall' }));
+      const extra = await Promise.all([1, 2, 3].map((n) => store.organizers.create(newOrganizer({ title: `Extra ${n}` }))));
+      // Three linked records (a key of numbers), and seven (a key of text).
+      await store.events.create(newEvent({ title: 'Few', venueIds: [venue.id], organizerIds: [shown.id, draft.id] }));
+      await store.events.create(
+        newEvent({ title: 'Many', startDate: '2027-01-11 10:00:00', venueIds: [venue.id], organizerIds: [shown.id, draft.id, locked.id, ...extra.map((o) => o.id)] }),
+      );
+      await site.ready();
+      await plain.ready();
+      const admin = { id: 1, login: 'admin', roles: ['administrator'] };
+      const asAdmin = async (query: string) => {
+        const request = { ...LIST, query, basePath: '/api', principal: admin };
+        const [answer, expected] = await Promise.all([site.handle(request), plain.handle(request)]);
+        expect(answer.status).toBe(200);
+        expect(answer.body).toBe(expected.body);
+        return answer.body;
+      };
+
+      const anonymous = await list();
+      expect(anonymous).not.toContain('Draft Org');
+      expect(anonymous).not.toContain('ORGANIZER SECRET');
+      expect(built).toBe(2);
+      const withPassword = await list('password=pw');
+      expect(withPassword).toContain('ORGANIZER SECRET');
+      expect(built).toBe(3);
+      const administrator = await asAdmin('');
+      expect(administrator).toContain('Draft Org');
+      expect(built).toBe(5);
+      // Each way of seeing them is kept apart, and reused.
+      expect(await list()).toBe(anonymous);
+      expect(await list('password=pw')).toBe(withPassword);
+      expect(await asAdmin('')).toBe(administrator);
+      expect(built).toBe(5);
+    });
+
     it('is bounded in bytes', () => {
       const cache = new FragmentCache(() => 0, { maxBytes: 1_000_000 });
       const json = JSON.stringify({ text: 'x'.repeat(3_000) });

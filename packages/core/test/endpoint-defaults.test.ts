@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { createSite, manualClock, silentLogger } from '@siterest/core';
+import { memoryStore } from '@siterest/store-memory';
+import { ApiRequest } from '../src/http/api-request.js';
+import { endpointDefaults } from '../src/registry/registry.js';
+
+describe('endpoint defaults', () => {
+  it('follow the clock and the settings, worked out once per second and shared read-only', async () => {
+    const clock = manualClock('2026-11-21T16:41:37.200Z');
+    const site = createSite({ store: memoryStore(), clock, logger: silentLogger, settings: { timezone_string: 'America/New_York' } });
+    await site.ready();
+    const endpoint = site.registry.match('/cal/events/v1/events', 'GET')!.endpoint;
+    const first = endpointDefaults(endpoint, site);
+    expect(first.start_date).toBe('2026-11-20 18:59:00');
+    expect(first.end_date).toBe('2028-11-21 16:41:37');
+    expect(first.page).toBe(1);
+    expect(Object.isFrozen(first)).toBe(true);
+    clock.advance(700);
+    expect(endpointDefaults(endpoint, site)).toBe(first);
+    clock.advance(100);
+    const next = endpointDefaults(endpoint, site);
+    expect(next).not.toBe(first);
+    expect(next.end_date).toBe('2028-11-21 16:41:38');
+    await site.updateSettings({ posts_per_page: 7 });
+    expect(endpointDefaults(endpoint, site).per_page).toBe('7');
+    // An endpoint with fixed defaults only hands out the same frozen object.
+    const fixed = site.registry.match('/cal/events/v1/categories', 'GET')!.endpoint;
+    expect(endpointDefaults(fixed, site)).toBe(endpointDefaults(fixed, site));
+  });
+
+  it('are never written by set(): a param only the defaults hold is set on the request', async () => {
+    const site = createSite({ store: memoryStore(), logger: silentLogger });
+    await site.ready();
+    const endpoint = site.registry.match('/cal/events/v1/events', 'GET')!.endpoint;
+    const defaults = endpointDefaults(endpoint, site);
+    const request = new ApiRequest({ site, method: 'GET', rawMethod: 'GET', path: '/cal/events/v1/events', headers: {}, query: {}, json: null, form: {}, files: [], principal: null, apiRoot: 'http://x/api/', jsonContentType: false });
+    request.setDefaults(defaults);
+    expect(request.get('page')).toBe(1);
+    request.set('page', 3);
+    expect(request.get('page')).toBe(3);
+    expect(defaults.page).toBe(1);
+    expect(request.queryParams().page).toBe(3);
+  });
+});
