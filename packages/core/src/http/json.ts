@@ -12,6 +12,6 @@ function escapeChar(ch: string): string {
 export function encodeJson(value: unknown, pretty = false): string {
   let json = JSON.stringify(value === undefined ? null : value, null, pretty ? 4 : undefined);
   // A slash only ever appears inside strings in JSON, so every one can be escaped.
-  if (json.includes('/')) json = json.split('/').join('\\/');
+  if (json.includes('/')) json = json.replaceAll('/', '\\/');
   return NON_ASCII.test(json) ? json.replace(NON_ASCII_ALL, escapeChar) : json;
 }

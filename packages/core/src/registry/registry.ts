@@ -118,6 +118,8 @@ export class Registry {
   readonly routes: CompiledRoute[] = [];
   readonly namespaces: string[] = [];
   readonly definitions = new Map<string, NamespaceDefinition>();
+  /** Each namespace's path, lower-cased, as `owns` compares it on every request an adapter is given. */
+  private readonly namespacePaths: string[] = [];
 
   constructor(namespaces: readonly NamespaceDefinition[], builtIns: BuiltInRoutes) {
     this.routes.push(compileRoute('/', '', [builtIns.root], null));
@@ -125,6 +127,7 @@ export class Registry {
       if (this.definitions.has(ns.namespace)) throw new Error(`Namespace "${ns.namespace}" is registered twice.`);
       this.definitions.set(ns.namespace, ns);
       this.namespaces.push(ns.namespace);
+      this.namespacePaths.push(`/${ns.namespace.toLowerCase()}`);
       this.routes.push(compileRoute(`/${ns.namespace}`, ns.namespace, [builtIns.namespaceIndex(ns.namespace)], null));
       for (const route of ns.routes) {
         this.routes.push(compileRoute(`/${ns.namespace}${route.path}`, ns.namespace, route.endpoints, route));
@@ -139,10 +142,10 @@ export class Registry {
   owns(path: string): boolean {
     if (path === '/') return true;
     const lower = path.toLowerCase();
-    return this.namespaces.some((ns) => {
-      const prefix = `/${ns.toLowerCase()}`;
-      return lower === prefix || lower.startsWith(`${prefix}/`);
-    }) || this.findRoute(path) !== null;
+    return (
+      this.namespacePaths.some((prefix) => lower.startsWith(prefix) && (lower.length === prefix.length || lower[prefix.length] === '/')) ||
+      this.findRoute(path) !== null
+    );
   }
 
   /** The first route whose pattern matches, whatever the method (OPTIONS, Allow). */
