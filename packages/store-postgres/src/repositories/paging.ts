@@ -32,6 +32,11 @@ export interface PageStatement {
   /** The LIMIT and OFFSET placeholders. */
   limit: string;
   offset: string;
+  /**
+   * Whether to keep the statement prepared on each connection: only for texts from a bounded set (no free-text
+   * search, whose words each add a condition), as the events list does.
+   */
+  prepare: boolean;
 }
 
 /**
@@ -53,6 +58,7 @@ export async function pageAndTotal<T>(
   const rows = await db.sql.query(
     `${sql.with}SELECT ${sql.columns}, ${total} AS siterest_total FROM ${sql.from} WHERE ${sql.where} ORDER BY ${sql.order} LIMIT ${sql.limit} OFFSET ${sql.offset}`,
     [...values.page],
+    { prepare: sql.prepare },
   );
   return pageWithTotal(
     q.offset,

@@ -57,7 +57,7 @@ async function listLinked<R>(db: Db, linked: Linked, q: LinkedPostQuery): Promis
   return pageAndTotal(
     db,
     q,
-    { with: '', columns: recordColumns(db, linked.type), from, where, order: 'p.post_date DESC, p.id DESC', limit, offset },
+    { with: '', columns: recordColumns(db, linked.type), from, where, order: 'p.post_date DESC, p.id DESC', limit, offset, prepare: q.search === undefined },
     { page: params.values, count: countParams },
     (row) => toRecord<R>(row, linked.type),
   );

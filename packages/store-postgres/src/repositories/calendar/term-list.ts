@@ -72,7 +72,7 @@ export function listTerms(db: Db, q: TermQuery): Promise<Page<TermRecord>> {
   return pageAndTotal(
     db,
     q,
-    { with: filter.with, columns: selectList('t', TERM_COLUMNS), from: `${db.t.terms} t`, where: filter.where, order, limit, offset },
+    { with: filter.with, columns: selectList('t', TERM_COLUMNS), from: `${db.t.terms} t`, where: filter.where, order, limit, offset, prepare: q.search === undefined },
     { page: params.values, count: countParams },
     toTerm,
   );

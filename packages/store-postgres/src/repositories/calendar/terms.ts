@@ -20,7 +20,8 @@ export function termRepository(db: Db): TermRepository {
       // No stored text can hold a NUL character (see params.ts): such a value names no term.
       if (hasNul(slug)) return null;
       await lockNames(db, `term:${taxonomy}`);
-      const [row] = await db.sql.query(`${termSelect(db)} WHERE t.taxonomy = $1 AND t.slug = $2 ORDER BY t.id LIMIT 1`, [taxonomy, slug]);
+      // Prepared: every term filter of a list (`categories=jazz`) asks it.
+      const [row] = await db.sql.query(`${termSelect(db)} WHERE t.taxonomy = $1 AND t.slug = $2 ORDER BY t.id LIMIT 1`, [taxonomy, slug], { prepare: true });
       return row ? toTerm(row) : null;
     },
     findByName: async (taxonomy, name, parentId) => {
