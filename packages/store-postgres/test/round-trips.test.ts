@@ -99,6 +99,35 @@ describe('round trips of uncached calendar lists', () => {
     }
   });
 
+  it('keeps the term lookup by slug and list pages without a search prepared, and a search not', async () => {
+    const { store, get } = await setUp();
+    await store.terms.create({ taxonomy: taxonomies.category, name: 'Jazz', slug: 'jazz', description: '', parentId: 0 });
+    await store.venues.create(newVenue({ title: 'Blue Hall' }));
+    const sql = store.sql;
+    const query = sql.query;
+    const seen: Array<{ text: string; prepare: boolean }> = [];
+    sql.query = ((text: string, values?: unknown[], options?: { prepare?: boolean }) => {
+      if (!VERSION_READ.test(text)) seen.push({ text, prepare: options?.prepare === true });
+      return (query as (...args: unknown[]) => Promise<unknown>).call(sql, text, values, options);
+    }) as typeof sql.query;
+    try {
+      await get('/cal/events/v1/events', 'categories=jazz');
+      expect(seen.find((s) => s.text.includes('t.slug = $2'))?.prepare).toBe(true);
+      for (const [path, query, prepared] of [
+        ['/cal/events/v1/venues', '', true],
+        ['/cal/events/v1/venues', 'search=blue', false],
+        ['/cal/events/v1/categories', 'hide_empty=0', true],
+        ['/cal/events/v1/categories', 'hide_empty=0&search=ja', false],
+      ] as const) {
+        seen.length = 0;
+        await get(path, query);
+        expect(seen.map((s) => s.prepare), `${path}?${query}`).toEqual([prepared]);
+      }
+    } finally {
+      sql.query = query;
+    }
+  });
+
   it('still counts a page asked for past the end, which has no row to carry the total', async () => {
     const { store } = await setUp();
     for (let n = 0; n < 3; n++) await store.venues.create(newVenue({ title: `Hall ${n}` }));
