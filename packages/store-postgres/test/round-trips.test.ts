@@ -116,6 +116,8 @@ describe('round trips of uncached calendar lists', () => {
       for (const [path, query, prepared] of [
         ['/cal/events/v1/venues', '', true],
         ['/cal/events/v1/venues', 'search=blue', false],
+        ['/cal/events/v1/venues', 'only_with_upcoming=1', false],
+        ['/cal/events/v1/organizers', 'has_events=1', false],
         ['/cal/events/v1/categories', 'hide_empty=0', true],
         ['/cal/events/v1/categories', 'hide_empty=0&search=ja', false],
       ] as const) {

@@ -47,6 +47,15 @@ function linkedFilter(db: Db, linked: Linked, q: LinkedPostQuery, params: Params
   return where.join(' AND ');
 }
 
+/**
+ * Whether a list's statement may be kept prepared: not with a search (each word adds a condition), nor with a
+ * condition on the events (a generic plan cannot tell a venue with a hundred events from one with a hundred
+ * thousand, as for the events list's venue filter), only the kind, statuses and ids.
+ */
+function preparable(q: LinkedPostQuery): boolean {
+  return q.search === undefined && q.eventId === undefined && q.hasEvents === undefined && q.upcomingAfter === undefined;
+}
+
 async function listLinked<R>(db: Db, linked: Linked, q: LinkedPostQuery): Promise<Page<R>> {
   const params = new Params();
   const from = `${db.t.posts} p JOIN ${linked.type.table(db.t)} x ON x.post_id = p.id`;
@@ -57,7 +66,7 @@ async function listLinked<R>(db: Db, linked: Linked, q: LinkedPostQuery): Promis
   return pageAndTotal(
     db,
     q,
-    { with: '', columns: recordColumns(db, linked.type), from, where, order: 'p.post_date DESC, p.id DESC', limit, offset, prepare: q.search === undefined },
+    { with: '', columns: recordColumns(db, linked.type), from, where, order: 'p.post_date DESC, p.id DESC', limit, offset, prepare: preparable(q) },
     { page: params.values, count: countParams },
     (row) => toRecord<R>(row, linked.type),
   );
