@@ -3,8 +3,7 @@ import { ApiResponse } from './http/api-response.js';
 import { encodeJson } from './http/json.js';
 import type { ChangeScope } from './store/change-scopes.js';
 import type { SiteStore } from './store/repositories.js';
-import { bodyLength } from './http/adapter-kit.js';
-import type { BodyPart, SiteRequest } from './http/request.js';
+import { bodyLength, type BodyPart, type SiteRequest } from './http/request.js';
 import { VersionedLru } from './util/versioned-lru.js';
 
 /**

@@ -10,12 +10,12 @@ export { coreErrors } from './http/errors.js';
 export { ApiRequest } from './http/api-request.js';
 export { ApiResponse, respond } from './http/api-response.js';
 export { readBody, DEFAULT_BODY_LIMIT, type ReadBodyOptions } from './http/body.js';
-export { toSiteRequest, groupHeaders, bodyLength, type NodeRequestParts } from './http/adapter-kit.js';
+export { toSiteRequest, groupHeaders, type NodeRequestParts } from './http/adapter-kit.js';
 export { fatalErrorResponse } from './http/fatal.js';
 export { answerClientErrors, handleClientError } from './http/client-errors.js';
 export { encodeJson } from './http/json.js';
 export type { CorsOption, CorsOrigins } from './http/headers.js';
-export { headerValue, type BodyPart, type RequestBody, type SiteRequest, type SiteResponse, type UploadedFile } from './http/request.js';
+export { bodyLength, headerValue, type BodyPart, type RequestBody, type SiteRequest, type SiteResponse, type UploadedFile } from './http/request.js';
 
 export type { ArgSchema, ArgSpec, ArgType, ArgValidator, ArgSanitizer } from './args/spec.js';
 export {

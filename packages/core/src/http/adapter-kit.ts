@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { ApiError } from './api-error.js';
 import { FORM_TYPE, JSON_TYPE, readBody } from './body.js';
-import type { BodyPart, RequestBody, SiteRequest, SiteResponse } from './request.js';
+import type { RequestBody, SiteRequest, SiteResponse } from './request.js';
 
 /**
  * What both framework adapters share, so each of them only translates: read the body of a Node request
@@ -108,13 +108,6 @@ function formString(value: object): string {
   };
   for (const [key, item] of Object.entries(value)) add(key, item);
   return pairs.join('&');
-}
-
-/** The number of bytes of a body sent in pieces (`SiteResponse.bodyParts`). */
-export function bodyLength(parts: readonly BodyPart[]): number {
-  let length = 0;
-  for (const part of parts) length += typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength;
-  return length;
 }
 
 /** Response headers grouped by name (repeated names become lists), in first-seen order. */

@@ -17,12 +17,11 @@ import { coreErrors } from './errors.js';
 import { fatalErrorResponse } from './fatal.js';
 import { filterFields } from './fields.js';
 import { jsonDecodeError } from './json-body.js';
-import { bodyLength } from './adapter-kit.js';
 import { baseHeaders, corsAllows, corsHeaders, NO_CACHE_HEADERS, type CorsOption } from './headers.js';
 import { encodeJson } from './json.js';
 import { isPlainObject, withoutTrailingSlashes } from './php.js';
 import { parseFormString } from './query.js';
-import { headerValue, type BodyPart, type SiteRequest, type SiteResponse, type UploadedFile } from './request.js';
+import { bodyLength, headerValue, type BodyPart, type SiteRequest, type SiteResponse, type UploadedFile } from './request.js';
 
 export interface PipelineContext extends AuthContext {
   readonly basePath: string;

@@ -72,6 +72,13 @@ export interface SiteResponse {
  */
 export type BodyPart = Uint8Array | string;
 
+/** The number of bytes of a body sent in pieces (`SiteResponse.bodyParts`). */
+export function bodyLength(parts: readonly BodyPart[]): number {
+  let length = 0;
+  for (const part of parts) length += typeof part === 'string' ? Buffer.byteLength(part) : part.byteLength;
+  return length;
+}
+
 export function headerValue(headers: SiteRequest['headers'], name: string): string | undefined {
   const value = headers[name];
   return Array.isArray(value) ? value[0] : value;
