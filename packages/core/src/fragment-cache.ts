@@ -150,17 +150,29 @@ function openingOf(key: string): Buffer {
 }
 
 /**
+ * The closing piece of a list answer whose keys after the list are `after` (in order): `]` closes the list, then
+ * those keys encoded on their own, `,` or `}` following as in the whole. A list route whose ending repeats (the
+ * same URL, page and total) can work it out once and give it to shareJoinedList.
+ */
+export function listClosing(after: Record<string, unknown>): string {
+  const tail = encodeJson(after);
+  return tail.length > 2 ? `],${tail.slice(1)}` : ']}';
+}
+
+/**
  * Records the JSON of a list answer whose first key is `key` (the list) as its item fragments joined:
  * `encodeJson` is the same on parts as on the whole, so this is byte for byte what encoding `data` would give.
  * It is kept as pieces — the opening, each fragment's bytes, the closing — which the adapters write one after
  * another: the fragments' bytes are made once and shared, so an uncached list copies none of its tens of
- * kilobytes, and allocates no fresh buffer for them (see answer-cache.ts for when they are joined).
+ * kilobytes, and allocates no fresh buffer for them (see answer-cache.ts for when they are joined). `closing`, when
+ * given, must be listClosing of the keys of `data` after `key`.
  */
-export function shareJoinedList(data: Record<string, unknown>, key: string, items: readonly Fragment[]): void {
-  // The keys after the list, encoded on their own: `]` closes the list and `,` or `}` follows as in the whole.
-  const after: Record<string, unknown> = {};
-  for (const name in data) if (name !== key) after[name] = data[name];
-  const tail = encodeJson(after);
+export function shareJoinedList(data: Record<string, unknown>, key: string, items: readonly Fragment[], closing?: string): void {
+  if (closing === undefined) {
+    const after: Record<string, unknown> = {};
+    for (const name in data) if (name !== key) after[name] = data[name];
+    closing = listClosing(after);
+  }
   const parts = new Array<BodyPart>(items.length + 2);
   parts[0] = openingOf(key);
   for (let index = 0; index < items.length; index++) {
@@ -168,7 +180,6 @@ export function shareJoinedList(data: Record<string, unknown>, key: string, item
     const listed = (item.listed ??= Buffer.from(`,${item.json}`));
     parts[index + 1] = index ? listed : listed.subarray(1);
   }
-  // Text: made for this request alone (see BodyPart).
-  parts[items.length + 1] = tail.length > 2 ? `],${tail.slice(1)}` : ']}';
+  parts[items.length + 1] = closing;
   shareParts(data, parts);
 }

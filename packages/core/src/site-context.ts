@@ -31,15 +31,17 @@ export interface SiteContext {
   now(): number;
   /**
    * Runs `compute` unless an answer for `keyParts` computed at the current change version of `scopes` is at hand
-   * (list routes; see answer-cache.ts). The key parts must name everything the answer depends on besides the data
-   * of `scopes`, the caller's rights included (`callerKey`). `compute` is given the change version it runs at
-   * when the cache has read it (read before any data, so data built from it is never newer than it claims).
-   */
-  /**
-   * The answer kept under `keyParts` at the current change version of `scopes`, else `compute`'s (kept). `onVersion`
-   * learns the version the answer belongs to (read before it was looked up or computed).
+   * (list routes; see answer-cache.ts), and keeps what it gives. The key parts must name everything the answer
+   * depends on besides the data of `scopes`, the caller's rights included (`callerKey`). `compute` is given the
+   * change version it runs at when the cache has read it (read before any data, so data built from it is never
+   * newer than it claims); `onVersion` learns the version the answer belongs to.
    */
   cached<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: (version?: number) => Promise<T>, onVersion?: (version: number) => void): Promise<T>;
+  /**
+   * Whether `cached` keeps answers at all: when it does not (`cache: false`), callers skip building keys that
+   * nothing would look up.
+   */
+  readonly keepsAnswers: boolean;
   /** Serialized records of list answers (see fragment-cache.ts); null when turned off. */
   readonly fragments: FragmentCache | null;
   /** Uploads, image sizes, regeneration, outbound fetches (see media/). */

@@ -190,6 +190,10 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
     return this.clock();
   }
 
+  get keepsAnswers(): boolean {
+    return this.answers !== null;
+  }
+
   cached<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: (version?: number) => Promise<T>, onVersion?: (version: number) => void): Promise<T> {
     return this.answers ? this.answers.remember(keyParts, scopes, compute, onVersion) : compute();
   }

@@ -10,7 +10,7 @@ import { calendarErrors } from '../errors.js';
 import { CALENDAR_ANSWER_SCOPES, calendarVersion } from '../answer-scopes.js';
 import { ORGANIZERS, VENUES } from '../linked/kinds.js';
 import { canDelete, canEdit, canRead, unlocked, writeAllowed } from '../posts/access.js';
-import { archivePaging } from '../posts/rest-url.js';
+import { archiveEnding } from '../posts/rest-url.js';
 import { createArgs, idArg, listArgs, passwordArg, slugArg, unrequired, updateBySlugArgs, EVENT_TYPE } from './args.js';
 import { EVENTS } from './kind.js';
 import { planEventList } from './list.js';
@@ -168,6 +168,7 @@ async function wireList(request: ApiRequest, events: EventRecord[], version: num
 
 async function list(request: ApiRequest) {
   const plan = await planEventList(request);
+  if (!request.site.keepsAnswers) return listAnswer(request, plan, undefined);
   const key = ['events', callerKey(request.principal), request.get('password') ?? '', request.get('context') ?? '', request.apiRoot, plan.restUrl, plan.query];
   return request.site.cached(key, CALENDAR_ANSWER_SCOPES, (version) => listAnswer(request, plan, version));
 }
@@ -177,11 +178,11 @@ async function listAnswer(request: ApiRequest, plan: Awaited<ReturnType<typeof p
   const version = cachedAt ?? (await calendarVersion(request));
   const { items, total } = await request.site.store.events.list(plan.query);
   if (!items.length && plan.page > 1) throw calendarErrors.eventArchivePageNotFound();
-  const { links, totalPages } = archivePaging(plan.restUrl, plan.page, plan.perPage, total);
+  const ending = archiveEnding(plan.restUrl, plan.page, plan.perPage, total);
   const events = await wireList(request, items, version);
-  const data = { events: events.data, rest_url: plan.restUrl, ...links, total, total_pages: totalPages };
-  if (events.fragments) shareJoinedList(data, 'events', events.fragments);
-  return respond(data, 200, { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages });
+  const data = { events: events.data, ...ending.after };
+  if (events.fragments) shareJoinedList(data, 'events', events.fragments, ending.closing);
+  return respond(data, 200, { 'X-TEC-Total': total, 'X-TEC-TotalPages': ending.totalPages });
 }
 
 async function read(request: ApiRequest) {

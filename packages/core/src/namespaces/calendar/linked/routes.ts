@@ -13,7 +13,7 @@ import { CALENDAR_ANSWER_SCOPES, calendarVersion } from '../answer-scopes.js';
 import { CALENDAR_NAMESPACE, EVENT_CAPS } from '../constants.js';
 import { canDelete, canEdit, canRead, readVisibility, unlocked, writeAllowed } from '../posts/access.js';
 import { isTruthy } from '../posts/inputs.js';
-import { archivePaging, withQuery } from '../posts/rest-url.js';
+import { archiveEnding, withQuery } from '../posts/rest-url.js';
 import { allowedStatuses, isPostStatus, statusListValidator } from '../posts/status.js';
 import { isImageOrEmpty, isReadableIdOf, isStringOrEmpty, isTime, isUrlOrEmpty } from '../posts/validators.js';
 import { EVENTS } from '../events/kind.js';
@@ -187,6 +187,7 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): Rou
       eventStatuses,
       nowUtc: formatWpDate(request.site.now(), 'UTC'),
     });
+    if (!request.site.keepsAnswers) return listAnswer(request, query, page, perPage, statusForUrl, undefined);
     const key = [
       plural,
       callerKey(request.principal),
@@ -219,17 +220,11 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): Rou
       ['has_events', request.has('has_events') ? String(request.get('has_events')) : null],
       ['status', statusForUrl],
     ]);
-    const { links, totalPages } = archivePaging(restUrl, page, perPage, total);
+    const ending = archiveEnding(restUrl, page, perPage, total);
     const listed = await manyListed(request, kind, items as LinkedRecord[], version);
-    const data = {
-      [plural]: listed.data,
-      rest_url: restUrl,
-      ...links,
-      total,
-      total_pages: totalPages,
-    };
-    if (listed.fragments) shareJoinedList(data, plural, listed.fragments);
-    return respond(data, 200, { 'X-TEC-Total': total, 'X-TEC-TotalPages': totalPages });
+    const data = { [plural]: listed.data, ...ending.after };
+    if (listed.fragments) shareJoinedList(data, plural, listed.fragments, ending.closing);
+    return respond(data, 200, { 'X-TEC-Total': total, 'X-TEC-TotalPages': ending.totalPages });
   };
 
   const create = async (request: ApiRequest) => {

@@ -1,3 +1,4 @@
+import { listClosing } from '../../../fragment-cache.js';
 import { memoize } from '../../../util/memo.js';
 import { phpUrlDecode } from '../../../http/query.js';
 
@@ -79,7 +80,7 @@ export const previousPageUrl = memoize(
  * The paging part of a post archive (events, venues, organizers): `next_rest_url` while a later page has items,
  * `previous_rest_url` from page 2 while the previous page is not past the end, and the page count.
  */
-export function archivePaging(
+function archivePaging(
   restUrl: string,
   page: number,
   perPage: number,
@@ -90,3 +91,25 @@ export function archivePaging(
   if (page > 1 && (page - 2) * perPage < total) links.previous_rest_url = previousPageUrl(restUrl, page);
   return { links, totalPages: total > 0 ? Math.ceil(total / perPage) : 0 };
 }
+
+/** The keys a post archive answer has after its list, in TEC's order, and their closing piece (see listClosing). */
+export interface ArchiveEnding {
+  readonly after: Readonly<{ rest_url: string; next_rest_url?: string; previous_rest_url?: string; total: number; total_pages: number }>;
+  readonly closing: string;
+  readonly totalPages: number;
+}
+
+/**
+ * archivePaging with the answer's keys after the list and their JSON: the same few pages of the same lists are
+ * asked again and again, and this part of their answer was encoded anew each time (its URLs escaped too).
+ * Shared between requests: spread, never changed.
+ */
+export const archiveEnding = memoize(
+  (restUrl: string, page: number, perPage: number, total: number): ArchiveEnding => {
+    const { links, totalPages } = archivePaging(restUrl, page, perPage, total);
+    const after = Object.freeze({ rest_url: restUrl, ...links, total, total_pages: totalPages });
+    return Object.freeze({ after, closing: listClosing(after), totalPages });
+  },
+  (restUrl, page, perPage, total) => `${page} ${perPage} ${total} ${restUrl}`,
+  500,
+);
