@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fragmentOf, shareJoinedList } from '../src/fragment-cache.js';
 import { encodeJson } from '../src/http/json.js';
 import { joinParts, sharedBytes } from '../src/answer-cache.js';
-import { archiveEnding } from '../src/namespaces/calendar/posts/rest-url.js';
+import { addQueryArgs, archiveEnding, withQuery, type QueryValue } from '../src/namespaces/calendar/posts/rest-url.js';
 
 const BASE = 'http://example.test/api/cal/events/v1/events/?per_page=2&start_date=2026-11-20%2000:00:00';
 
@@ -41,5 +41,26 @@ describe('archive endings', () => {
     expect(archiveEnding(BASE, 3, 2, 7)).toBe(first);
     expect(archiveEnding(BASE, 3, 2, 8)).not.toBe(first);
     expect(Object.isFrozen(first) && Object.isFrozen(first.after)).toBe(true);
+  });
+});
+
+describe('withQuery', () => {
+  it('writes what add_query_arg does on a bare URL, for every kind of value', () => {
+    const value: fc.Arbitrary<QueryValue> = fc.oneof(
+      fc.string({ unit: fc.constantFrom('a', '=', '&', ' ', '%', '+', 'é') }),
+      fc.integer(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.array(fc.oneof(fc.string({ maxLength: 3 }), fc.integer()), { maxLength: 3 }),
+    );
+    const args = fc.uniqueArray(fc.tuple(fc.constantFrom('page', 'per_page', 'start_date', 'search', 'status', 'include', 'x='), value), { selector: ([key]) => key, maxLength: 7 });
+    fc.assert(
+      fc.property(fc.constantFrom('http://example.test/api/cal/events/v1/events/', 'http://example.test/?rest_route=/cal/events/v1/events/&page=1'), args, (base, pairs) => {
+        const mutable = pairs.map(([key, item]): [string, QueryValue] => [key, item]);
+        expect(withQuery(base, mutable)).toBe(addQueryArgs(base, mutable, { reencode: false }));
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

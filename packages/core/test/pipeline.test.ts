@@ -159,3 +159,32 @@ describe('reserved query parameters', () => {
     expect(answer.json).toEqual({ body: { saved: 4 }, status: 201, headers: { 'X-Custom': 'yes', Allow: 'GET, POST, PUT, PATCH' } });
   });
 });
+
+describe('headers leaving the pipeline', () => {
+  const headed = defineNamespace({
+    namespace: 'headed/v1',
+    routes: [
+      { path: '/split', endpoints: [{ methods: READABLE, handler: () => respond({ ok: true }, 200, { 'X-Note': 'a\r\nSet-Cookie: admin=1' }) }] },
+      { path: '/plain', endpoints: [{ methods: READABLE, handler: () => respond({ ok: true }, 200, { 'X-Note': 'fine' }) }] },
+    ],
+  });
+  const headedSite = createSite({ store: memoryStore(), namespaces: [headed], settings: { url: 'https://shop.example' }, logger });
+
+  it('are each checked: a value that would split the answer gets the critical-error answer, not sent', async () => {
+    const answer = await headedSite.handle({ method: 'GET', path: '/headed/v1/split', headers: {} });
+    expect(answer.status).toBe(500);
+    expect(answer.headers.some(([name]) => name === 'Set-Cookie' || name === 'X-Note')).toBe(false);
+    expect(JSON.parse(answer.body).code).toBe('internal_server_error');
+  });
+
+  it('share the standard headers between answers, frozen, so no answer can change another’s', async () => {
+    const [first, second] = [await headedSite.handle({ method: 'GET', path: '/headed/v1/plain', headers: {} }), await headedSite.handle({ method: 'GET', path: '/headed/v1/plain', headers: {} })];
+    const link = (answer: typeof first) => answer.headers.find(([name]) => name === 'Link')!;
+    expect(link(first)[1]).toMatch(/^<https:\/\/shop\.example\/[\w-]*\/>; rel="https:\/\/api\.w\.org\/"$/);
+    expect(link(first)).toBe(link(second));
+    expect(() => {
+      (link(first) as [string, string])[1] = 'changed';
+    }).toThrow(TypeError);
+    expect(first.headers.find(([name]) => name === 'X-Note')).toEqual(['X-Note', 'fine']);
+  });
+});

@@ -1,19 +1,47 @@
-/** Headers WordPress sends on every REST response, before the response's own. */
-export function baseHeaders(apiRoot: string, contentType: string): Array<[string, string]> {
-  return [
-    ['Content-Type', `${contentType}; charset=UTF-8`],
-    ['X-Robots-Tag', 'noindex'],
-    ['Link', `<${apiRoot}>; rel="https://api.w.org/"`],
-    ['X-Content-Type-Options', 'nosniff'],
-    ['Access-Control-Expose-Headers', 'X-WP-Total, X-WP-TotalPages, Link'],
-    ['Access-Control-Allow-Headers', 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type'],
-  ];
+import { validateHeaderName, validateHeaderValue } from 'node:http';
+import { memoize } from '../util/memo.js';
+
+/**
+ * Header pairs checked once when made and shared by every answer that sends them (frozen): the pipeline checks
+ * each header of an answer before it leaves (see handleRequest) and skips these.
+ */
+const checkedPairs = new WeakSet<object>();
+
+/** Whether a header pair is one of the checked, shared ones. */
+export function isCheckedHeader(pair: readonly [string, string]): boolean {
+  return checkedPairs.has(pair);
 }
 
-export const NO_CACHE_HEADERS: ReadonlyArray<[string, string]> = [
-  ['Expires', 'Wed, 11 Jan 1984 05:00:00 GMT'],
-  ['Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private'],
-];
+function checkedHeader(name: string, value: string): [string, string] {
+  validateHeaderName(name);
+  validateHeaderValue(name, value);
+  const pair = Object.freeze([name, value] as [string, string]);
+  checkedPairs.add(pair);
+  return pair as [string, string];
+}
+
+/**
+ * Headers WordPress sends on every REST response, before the response's own: the same few per API root and
+ * content type, made once (and checked: an API root no HTTP server would send throws here) and shared.
+ */
+export const baseHeaders = memoize(
+  (apiRoot: string, contentType: string): ReadonlyArray<[string, string]> =>
+    Object.freeze([
+      checkedHeader('Content-Type', `${contentType}; charset=UTF-8`),
+      checkedHeader('X-Robots-Tag', 'noindex'),
+      checkedHeader('Link', `<${apiRoot}>; rel="https://api.w.org/"`),
+      checkedHeader('X-Content-Type-Options', 'nosniff'),
+      checkedHeader('Access-Control-Expose-Headers', 'X-WP-Total, X-WP-TotalPages, Link'),
+      checkedHeader('Access-Control-Allow-Headers', 'Authorization, X-WP-Nonce, Content-Disposition, Content-MD5, Content-Type'),
+    ]),
+  (apiRoot, contentType) => `${contentType} ${apiRoot}`,
+  64,
+);
+
+export const NO_CACHE_HEADERS: ReadonlyArray<[string, string]> = Object.freeze([
+  checkedHeader('Expires', 'Wed, 11 Jan 1984 05:00:00 GMT'),
+  checkedHeader('Cache-Control', 'no-cache, must-revalidate, max-age=0, no-store, private'),
+]);
 
 /** Which origins may read answers cross-site: every one (WordPress's behaviour, the default), a list, or a test. */
 export type CorsOrigins = '*' | readonly string[] | ((origin: string) => boolean);

@@ -17,7 +17,7 @@ import { coreErrors } from './errors.js';
 import { fatalErrorResponse } from './fatal.js';
 import { filterFields } from './fields.js';
 import { jsonDecodeError } from './json-body.js';
-import { baseHeaders, corsAllows, corsHeaders, NO_CACHE_HEADERS, type CorsOption } from './headers.js';
+import { baseHeaders, corsAllows, corsHeaders, isCheckedHeader, NO_CACHE_HEADERS, type CorsOption } from './headers.js';
 import { encodeJson } from './json.js';
 import { isPlainObject, withoutTrailingSlashes } from './php.js';
 import { parseFormString } from './query.js';
@@ -267,7 +267,10 @@ async function runEndpoint(ctx: PipelineContext, request: ApiRequest, match: Rou
 
 /** WordPress rest_send_allow_header: the methods whose permission callback passes for this request. */
 export async function allowedMethods(route: CompiledRoute, request: ApiRequest): Promise<string[]> {
-  const allowed = new Map<string, boolean>();
+  // Each method in its first place, with the last verdict given for it (two lists: a Map, its entries and two
+  // passes over them were garbage every request made).
+  const methods: string[] = [];
+  const verdicts: boolean[] = [];
   for (const endpoint of route.endpoints) {
     let verdict = true;
     if (endpoint.permission) {
@@ -277,9 +280,17 @@ export async function allowedMethods(route: CompiledRoute, request: ApiRequest):
         verdict = false;
       }
     }
-    for (const method of endpoint.methods) allowed.set(method, verdict);
+    for (const method of endpoint.methods) {
+      const at = methods.indexOf(method);
+      if (at === -1) {
+        methods.push(method);
+        verdicts.push(verdict);
+      } else verdicts[at] = verdict;
+    }
   }
-  return [...allowed].filter(([, ok]) => ok).map(([method]) => method);
+  const allowed: string[] = [];
+  for (let i = 0; i < methods.length; i++) if (verdicts[i]) allowed.push(methods[i]!);
+  return allowed;
 }
 
 function toApiError(error: unknown, ctx: PipelineContext): ApiError {
@@ -311,9 +322,12 @@ function nonceOf(body: BodyParams, query: Record<string, unknown>, input: SiteRe
 export async function handleRequest(ctx: PipelineContext, input: SiteRequest, bodyError?: ApiError): Promise<SiteResponse> {
   try {
     const response = await serveRequest(ctx, input, bodyError);
-    for (const [name, value] of response.headers) {
-      validateHeaderName(name);
-      validateHeaderValue(name, value);
+    const headers = response.headers;
+    for (let i = 0; i < headers.length; i++) {
+      const pair = headers[i]!;
+      if (isCheckedHeader(pair)) continue;
+      validateHeaderName(pair[0]);
+      validateHeaderValue(pair[0], pair[1]);
     }
     return response;
   } catch (error) {
@@ -336,7 +350,7 @@ async function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?
   if (jsonp !== undefined && (typeof jsonp !== 'string' || !JSONP_CALLBACK.test(jsonp))) {
     return {
       status: 400,
-      headers: baseHeaders(apiRoot, 'application/json'),
+      headers: [...baseHeaders(apiRoot, 'application/json')],
       body: encodeJson({ code: 'rest_callback_invalid', message: 'Invalid JSONP callback function.' }),
     };
   }

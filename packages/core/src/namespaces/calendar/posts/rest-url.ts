@@ -57,7 +57,15 @@ export function addQueryArgs(url: string, args: Array<[string, QueryValue]>, opt
 
 /** The first add_query_arg on a bare base URL: nothing to re-encode yet. */
 export function withQuery(base: string, args: Array<[string, QueryValue]>): string {
-  return addQueryArgs(base, args, { reencode: false });
+  if (base.includes('?')) return addQueryArgs(base, args, { reencode: false });
+  // Nothing to merge with: the pairs in order, as build() writes them (the keys given are distinct).
+  let query = '';
+  for (let i = 0; i < args.length; i++) {
+    const rendered = render(args[i]![1]);
+    if (rendered !== null) query += `${query ? '&' : ''}${args[i]![0]}=${rendered}`;
+  }
+  query = query.replace(/=(&|$)/g, '$1');
+  return query ? `${base}?${query}` : base;
 }
 
 // Every list answer links its neighbouring pages: the same few URLs, rebuilt (decoded and encoded again) each time.
