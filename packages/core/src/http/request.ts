@@ -47,7 +47,10 @@ export interface SiteRequest {
 
 export interface SiteResponse {
   status: number;
-  /** In sending order; a name may repeat (several `Link` headers). */
+  /**
+   * In sending order; a name may repeat (several `Link` headers). The standard pairs are shared by every answer
+   * and frozen: replace a pair in the list rather than change it.
+   */
   headers: Array<[string, string]>;
   /** Empty for HEAD, 204 and null results. */
   body: string;
