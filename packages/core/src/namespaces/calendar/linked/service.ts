@@ -8,7 +8,7 @@ import { ksesPost, ksesShort } from '../../../text/sanitize.js';
 import { canRead } from '../posts/access.js';
 import { datesForNewPost, datesForUpdate, scheduleStatus } from '../posts/dates.js';
 import { isTruthy, optionalString, requestedAuthor, requestedDates } from '../posts/inputs.js';
-import { postSlug, trashedSlug } from '../posts/slugs.js';
+import { postSlug, trashedSlug, untrashedSlug } from '../posts/slugs.js';
 import { scaleBackStatus } from '../posts/status.js';
 import type { AnyLinkedKind } from './kinds.js';
 
@@ -143,7 +143,9 @@ async function changeLinked(request: ApiRequest, store: SiteStore, kind: AnyLink
   const dates = datesForUpdate(current, requestedDates(request), status, site.now(), siteZone(site.settings));
   patch.status = scheduleStatus(status, dates.dateGmt, site.now());
   if (request.provided('author')) patch.authorId = requestedAuthor(request);
-  if (!current.slug && patch.status !== 'draft' && patch.status !== 'pending') {
+  const restored = await untrashedSlug(store, kind.type, current, patch.status as string);
+  if (restored !== undefined) patch.slug = restored;
+  else if (!current.slug && patch.status !== 'draft' && patch.status !== 'pending') {
     patch.slug = await postSlug(store, kind.type, undefined, (patch.title as string) ?? current.title, patch.status as string, current.id);
   }
   return (await kind.repository(store).update(current.id, { ...patch, ...dates } as never)) as LinkedRecord;

@@ -32,7 +32,26 @@ export async function postSlug(
   }
 }
 
+const TRASHED_SUFFIX = '__trashed';
+
 /** wp_trash_post keeps the slug free for new posts by suffixing the trashed one's. */
 export function trashedSlug(slug: string): string {
-  return slug && !slug.endsWith('__trashed') ? `${slug}__trashed` : slug;
+  return slug && !slug.endsWith(TRASHED_SUFFIX) ? `${slug}${TRASHED_SUFFIX}` : slug;
+}
+
+/**
+ * wp_insert_post on a post leaving the trash: the slug it had before it was trashed (which wp_trash_post kept as
+ * `_wp_desired_post_slug` when it added the suffix) comes back, made unique again by wp_unique_post_slug, in place
+ * of any slug the request names, as in WordPress. Undefined when the post is not leaving the trash or its slug has
+ * no suffix to take off.
+ */
+export async function untrashedSlug(
+  store: SiteStore,
+  type: string,
+  current: { id: number; status: string; slug: string; title: string },
+  status: string,
+): Promise<string | undefined> {
+  if (current.status !== 'trash' || status === 'trash' || !current.slug.endsWith(TRASHED_SUFFIX)) return undefined;
+  const desired = current.slug.slice(0, -TRASHED_SUFFIX.length);
+  return desired ? postSlug(store, type, desired, current.title, status, current.id) : undefined;
 }
