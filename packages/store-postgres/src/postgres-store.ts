@@ -39,6 +39,12 @@ export interface PostgresStoreOptions {
   connectionTimeout?: number;
   /** Longest a transaction may stay open, in ms (default 15000; 0 turns it off); after it, it is rolled back. */
   transactionTimeout?: number;
+  /**
+   * How often, in ms, the connection that listens for other instances' changes is checked (default 30000; 0 turns
+   * it off): when it does not answer `SELECT 1` within the statement timeout (plus 1 s), it is dropped, a new one
+   * listens and the caches are cleared, as after any lost connection. PGlite has no such connection.
+   */
+  listenerHeartbeat?: number;
 }
 
 /** Fail fast when the server is away instead of queueing requests for the OS's TCP timeout. */
@@ -58,6 +64,7 @@ function timeoutsFor(options: PostgresStoreOptions): Timeouts {
       'connectionTimeout',
     ),
     transaction: checkTimeout(options.transactionTimeout ?? DEFAULT_TIMEOUTS.transaction, 'transactionTimeout'),
+    listenerHeartbeat: checkTimeout(options.listenerHeartbeat ?? DEFAULT_TIMEOUTS.listenerHeartbeat, 'listenerHeartbeat'),
   };
 }
 

@@ -153,6 +153,38 @@ describe.skipIf(!serverUrl)('on a PostgreSQL server (skipped without one: set DA
       await Promise.all([store.close(), other.close()]);
     });
 
+    it('finds a listening connection that went silent for good, listens on a new one and resyncs the caches', async () => {
+      const schema = uniqueSchema('stranded');
+      schemas.push(schema);
+      const target = new URL(serverUrl);
+      const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
+      await proxy.start();
+      const viaProxy = new URL(serverUrl);
+      viaProxy.hostname = '127.0.0.1';
+      viaProxy.port = String(proxy.port);
+      const store = postgresStore({ connectionString: viaProxy.toString(), schema, statementTimeout: 500, listenerHeartbeat: 200, migrate: true });
+      const other = postgresStore({ ...db.connection(), schema });
+      await store.init();
+      const heard: string[] = [];
+      const off = store.subscribe('cache', (payload) => heard.push(payload));
+      await off.ready;
+      await other.publish('cache', 'before');
+      await until(() => heard.includes('before'));
+
+      // Every connection open now, the listening one included, stops carrying anything; nothing tells either end.
+      proxy.strand();
+      await other.publish('cache', 'lost');
+      // Within a check and its limit (0.2 s + 1.5 s): the silent connection is dropped, a new one listens, and the
+      // caches hear "resync" for what the old one lost.
+      await until(() => heard.includes(RESYNC_PAYLOAD), 5_000);
+      expect(heard).not.toContain('lost');
+      await other.publish('cache', 'after');
+      await until(() => heard.includes('after'), 5_000);
+      off();
+      await Promise.all([store.close(), other.close()]);
+      await proxy.stop();
+    });
+
     it('fails fast while the server is unreachable and recovers when it is back', async () => {
       const schema = uniqueSchema('outage');
       schemas.push(schema);

@@ -12,9 +12,15 @@ export interface Timeouts {
   readonly connection: number;
   /** Longest a transaction may stay open, its own statements and the app's work between them included. */
   readonly transaction: number;
+  /**
+   * How often the connection that LISTENs for other instances' changes is asked whether it still answers (0: never).
+   * A connection a firewall or NAT forgot fails no query, as it sends none: without asking, the instance would hear
+   * nothing more, and keep what other instances changed, until the system's TCP keepalive gives up (minutes).
+   */
+  readonly listenerHeartbeat: number;
 }
 
-export const DEFAULT_TIMEOUTS: Timeouts = { statement: 5_000, connection: 5_000, transaction: 15_000 };
+export const DEFAULT_TIMEOUTS: Timeouts = { statement: 5_000, connection: 5_000, transaction: 15_000, listenerHeartbeat: 30_000 };
 
 /** Per transaction: migrations lift the statement and transaction limits (an index build on a big table may take minutes). */
 export interface TransactionOptions {

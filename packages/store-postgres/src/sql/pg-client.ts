@@ -31,7 +31,7 @@ export class PgSqlClient implements SqlClient {
   ) {
     // Without a listener an idle connection's error would crash the process.
     pool.on('error', ignore);
-    this.listener = new PgListener(pool);
+    this.listener = new PgListener(pool, timeouts);
   }
 
   async query<T extends Row = Row>(text: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<T[]> {

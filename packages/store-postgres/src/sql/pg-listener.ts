@@ -1,5 +1,6 @@
 import type { Pool, PoolClient } from 'pg';
 import type { Listening } from './client.js';
+import { CLIENT_GRACE_MS, DEFAULT_TIMEOUTS, withDeadline, type Timeouts } from './limits.js';
 
 interface Subscription {
   channel: string;
@@ -17,7 +18,9 @@ function sleep(ms: number): Promise<void> {
 /**
  * LISTEN needs one connection that stays open. This holds one client checked out of the app's pool (so it
  * uses the app's credentials, TLS and client class) and, when that connection dies, takes a new one and
- * LISTENs again, backing off while the database is away.
+ * LISTENs again, backing off while the database is away. A connection that silently stopped carrying anything
+ * (a firewall or NAT forgot it) is found by asking it `SELECT 1` every `listenerHeartbeat` ms, and dropped when
+ * it does not answer in time.
  */
 export class PgListener {
   private readonly subscriptions = new Set<Subscription>();
@@ -25,8 +28,13 @@ export class PgListener {
   private listened = new Set<string>();
   private session: Promise<void> | null = null;
   private closed = false;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private beating = false;
 
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly timeouts: Pick<Timeouts, 'statement' | 'listenerHeartbeat'> = DEFAULT_TIMEOUTS,
+  ) {}
 
   listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Listening {
     const subscription: Subscription = { channel, onMessage, onReconnect };
@@ -82,6 +90,7 @@ export class PgListener {
         }
         this.client = current;
         this.listened = channels;
+        this.startHeartbeat();
         if (reconnecting) for (const s of this.subscriptions) safely(() => s.onReconnect?.());
         return;
       } catch (error) {
@@ -107,6 +116,34 @@ export class PgListener {
     this.session = this.closed || this.subscriptions.size === 0 ? null : this.connect(true);
   }
 
+  private startHeartbeat(): void {
+    if (this.heartbeat || !this.timeouts.listenerHeartbeat) return;
+    this.heartbeat = setInterval(() => void this.beat(), this.timeouts.listenerHeartbeat);
+    // A check must never keep a finished process alive.
+    this.heartbeat.unref();
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+  }
+
+  /** One check of the listening connection; one at a time, and none while a new connection is being made. */
+  private async beat(): Promise<void> {
+    const client = this.client;
+    if (!client || this.beating) return;
+    this.beating = true;
+    try {
+      const limit = (this.timeouts.statement || DEFAULT_TIMEOUTS.statement) + CLIENT_GRACE_MS;
+      await withDeadline(client.query('SELECT 1'), limit, 'checking the listening connection');
+    } catch (error) {
+      // Dropped as a broken connection (the pool destroys it); a new one LISTENs and the caches resync.
+      this.dropped(client, error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      this.beating = false;
+    }
+  }
+
   private deliver(channel: string, payload: string): void {
     for (const s of this.subscriptions) if (s.channel === channel) safely(() => s.onMessage(payload));
   }
@@ -126,6 +163,7 @@ export class PgListener {
   }
 
   private async release(): Promise<void> {
+    this.stopHeartbeat();
     const client = this.client;
     this.client = null;
     this.session = null;

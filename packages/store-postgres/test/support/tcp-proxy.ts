@@ -71,6 +71,19 @@ export class TcpProxy {
     }
   }
 
+  /**
+   * The connections open now go silent for good, while new ones work: as when a firewall or NAT forgets a long
+   * idle connection. Neither end is told; nothing sent on them arrives.
+   */
+  strand(): void {
+    for (const { client, upstream } of this.links) {
+      client.removeAllListeners('data');
+      upstream.removeAllListeners('data');
+      client.pause();
+      upstream.pause();
+    }
+  }
+
   /** Arms a one-time fault on the next client message containing `text`; resolves when it struck. */
   failAt(text: string, kind: MessageFault): Promise<void> {
     return new Promise((hit) => {
