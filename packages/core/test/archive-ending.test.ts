@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fragmentOf, shareJoinedList } from '../src/fragment-cache.js';
+import { fragmentOf, listClosing, shareJoinedList } from '../src/fragment-cache.js';
 import { encodeJson } from '../src/http/json.js';
 import { joinParts, sharedBytes } from '../src/answer-cache.js';
 import { addQueryArgs, archiveEnding, withQuery, type QueryValue } from '../src/namespaces/calendar/posts/rest-url.js';
@@ -41,6 +41,16 @@ describe('archive endings', () => {
     expect(archiveEnding(BASE, 3, 2, 7)).toBe(first);
     expect(archiveEnding(BASE, 3, 2, 8)).not.toBe(first);
     expect(Object.isFrozen(first) && Object.isFrozen(first.after)).toBe(true);
+  });
+
+  it('are not kept for long URLs (a client picks the URL): the same answer, worked out each time', () => {
+    const long = `${BASE}&search=${'a'.repeat(2_000)}`;
+    const [first, second] = [archiveEnding(long, 2, 2, 7), archiveEnding(long, 2, 2, 7)];
+    expect(second).not.toBe(first);
+    expect(second).toEqual(first);
+    expect(first.after.next_rest_url).toMatch(/[?&]page=3(&|$)/);
+    expect(first.after.next_rest_url!.length).toBeGreaterThan(2_000);
+    expect(first.closing).toBe(listClosing(first.after));
   });
 });
 

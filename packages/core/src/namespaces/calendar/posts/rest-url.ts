@@ -68,14 +68,26 @@ export function withQuery(base: string, args: Array<[string, QueryValue]>): stri
   return query ? `${base}?${query}` : base;
 }
 
+/**
+ * Longest URL whose paging pieces are kept (see keptForShortUrls). A client picks the URL (a search of any length,
+ * up to the server's header limit): kept, a thousand long ones could hold tens of megabytes.
+ */
+const MAX_KEPT_URL = 1024;
+
+/** `fn`, remembered (bounded) for URLs of at most MAX_KEPT_URL characters, worked out each time for longer ones. */
+function keptForShortUrls<A extends [string, ...unknown[]], R>(fn: (...args: A) => R, key: (...args: A) => string, size: number): (...args: A) => R {
+  const kept = memoize(fn, key, size);
+  return (...args: A) => (args[0].length > MAX_KEPT_URL ? fn(...args) : kept(...args));
+}
+
 // Every list answer links its neighbouring pages: the same few URLs, rebuilt (decoded and encoded again) each time.
-export const nextPageUrl = memoize(
+export const nextPageUrl = keptForShortUrls(
   (url: string, page: number): string => addQueryArgs(addQueryArgs(url, [['page', null]]), [['page', page + 1]]),
   (url, page) => `${page} ${url}`,
   500,
 );
 
-export const previousPageUrl = memoize(
+export const previousPageUrl = keptForShortUrls(
   (url: string, page: number): string => {
     const without = addQueryArgs(url, [['page', null]]);
     return page === 2 ? without : addQueryArgs(without, [['page', page - 1]]);
@@ -112,7 +124,7 @@ export interface ArchiveEnding {
  * asked again and again, and this part of their answer was encoded anew each time (its URLs escaped too).
  * Shared between requests: spread, never changed.
  */
-export const archiveEnding = memoize(
+export const archiveEnding = keptForShortUrls(
   (restUrl: string, page: number, perPage: number, total: number): ArchiveEnding => {
     const { links, totalPages } = archivePaging(restUrl, page, perPage, total);
     const after = Object.freeze({ rest_url: restUrl, ...links, total, total_pages: totalPages });
