@@ -153,8 +153,9 @@ describe.skipIf(!serverUrl)('on a PostgreSQL server (skipped without one: set DA
       await Promise.all([store.close(), other.close()]);
     });
 
-    it('finds a listening connection that went silent for good, listens on a new one and resyncs the caches', async () => {
-      const schema = uniqueSchema('stranded');
+    /** A schema of its own and a started TCP proxy in front of the server, with the connection string through it. */
+    async function behindProxy(label: string): Promise<{ schema: string; proxy: TcpProxy; connectionString: string }> {
+      const schema = uniqueSchema(label);
       schemas.push(schema);
       const target = new URL(serverUrl);
       const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
@@ -162,7 +163,12 @@ describe.skipIf(!serverUrl)('on a PostgreSQL server (skipped without one: set DA
       const viaProxy = new URL(serverUrl);
       viaProxy.hostname = '127.0.0.1';
       viaProxy.port = String(proxy.port);
-      const store = postgresStore({ connectionString: viaProxy.toString(), schema, statementTimeout: 500, listenerHeartbeat: 200, migrate: true });
+      return { schema, proxy, connectionString: viaProxy.toString() };
+    }
+
+    it('finds a listening connection that went silent for good, listens on a new one and resyncs the caches', async () => {
+      const { schema, proxy, connectionString } = await behindProxy('stranded');
+      const store = postgresStore({ connectionString, schema, statementTimeout: 500, listenerHeartbeat: 200, migrate: true });
       const other = postgresStore({ ...db.connection(), schema });
       await store.init();
       const heard: string[] = [];
@@ -186,15 +192,8 @@ describe.skipIf(!serverUrl)('on a PostgreSQL server (skipped without one: set DA
     });
 
     it('fails fast while the server is unreachable and recovers when it is back', async () => {
-      const schema = uniqueSchema('outage');
-      schemas.push(schema);
-      const target = new URL(serverUrl);
-      const proxy = new TcpProxy(target.hostname, Number(target.port || 5432));
-      await proxy.start();
-      const viaProxy = new URL(serverUrl);
-      viaProxy.hostname = '127.0.0.1';
-      viaProxy.port = String(proxy.port);
-      const store = postgresStore({ connectionString: viaProxy.toString(), schema, poolConfig: { connectionTimeoutMillis: 1_000 }, migrate: true });
+      const { schema, proxy, connectionString } = await behindProxy('outage');
+      const store = postgresStore({ connectionString, schema, poolConfig: { connectionTimeoutMillis: 1_000 }, migrate: true });
       const other = postgresStore({ ...db.connection(), schema });
       await store.init();
       const { snapshot } = await seed(store);
