@@ -164,6 +164,18 @@ describe.each(setups())('concurrent requests ($label)', (setup) => {
       expect(answers.map((a) => a.body.slug).sort()).toEqual([...expected].sort());
     }, SLOW);
 
+    it('gives 30 events taken out of the trash at once, all wanting one slug, 30 different slugs', async () => {
+      const title = `Reunion ${instances}`;
+      const created = [];
+      for (let i = 0; i < 30; i++) created.push((await call('POST', '/events', { title, ...when })).body as { id: number });
+      for (const event of created) await call('DELETE', `/events/${event.id}`);
+      const answers = await all(30, (i) => call('POST', `/events/${created[i]!.id}`, { status: 'publish' }));
+      expect(new Set(statuses(answers))).toEqual(new Set(['200']));
+      const base = `reunion-${instances}`;
+      const expected = [base, ...Array.from({ length: 29 }, (_, i) => `${base}-${i + 2}`)];
+      expect(answers.map((a) => a.body.slug).sort()).toEqual([...expected].sort());
+    }, SLOW);
+
     it('makes one venue for 30 events created at once with the same inline venue', async () => {
       const venue = { venue: `Main hall ${instances}`, city: 'Berlin', address: 'Am Platz 1' };
       const answers = await all(30, (i) => call('POST', '/events', { title: `Concert ${i}`, ...when, venue }));
