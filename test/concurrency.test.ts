@@ -166,7 +166,7 @@ describe.each(setups())('concurrent requests ($label)', (setup) => {
 
     it('gives 30 events taken out of the trash at once, all wanting one slug, 30 different slugs', async () => {
       const title = `Reunion ${instances}`;
-      const created = [];
+      const created: Array<{ id: number }> = [];
       for (let i = 0; i < 30; i++) created.push((await call('POST', '/events', { title, ...when })).body as { id: number });
       for (const event of created) await call('DELETE', `/events/${event.id}`);
       const answers = await all(30, (i) => call('POST', `/events/${created[i]!.id}`, { status: 'publish' }));
