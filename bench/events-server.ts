@@ -1,13 +1,14 @@
 /**
  * Benchmark server (a child process of run.ts): one site on the chosen store with N events, served eight
  * ways — siterest on Express and on Fastify, each with and without its list-answer cache, and each
- * framework's bare route answering the same bytes (per request path) from a constant, kept as bytes and as text.
+ * framework's bare route answering the same bytes (per request path) from a constant, kept as bytes and as text —
+ * and two more Fastify routes for the breakdown of an uncached list's cost (see fastifyAfter).
  * Prints the ports and the request paths as one JSON line. `only=<name>` serves just one of them (CPU profiles).
  */
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import Fastify from 'fastify';
-import { createSite, manualClock, silentLogger, type SiteStore } from '@siterest/core';
+import Fastify, { type FastifyRequest } from 'fastify';
+import { createSite, manualClock, silentLogger, toSiteRequest, type SiteStore } from '@siterest/core';
 import { siterestExpress } from '@siterest/adapter-express';
 import { siterestFastify } from '@siterest/adapter-fastify';
 import { memoryStore } from '@siterest/store-memory';
@@ -75,6 +76,31 @@ for (let round = 0; round < 20; round++) {
   }
 }
 
+/**
+ * The CPU time one uncached list takes in this process with nothing else running: the 12 paths asked back to back
+ * in a loop, median of 7 slices, µs per list. The "spin" route spends this long before answering, so that the
+ * benchmark can tell the pipeline's own cost from what the same work costs between a server's network events.
+ */
+function loopMicros(): Promise<number> {
+  const requests = PATHS.map((path) => {
+    const q = path.indexOf('?');
+    return { method: 'GET', path: q === -1 ? path : path.slice(0, q), query: q === -1 ? '' : path.slice(q + 1), headers: { host: '127.0.0.1', accept: '*/*' }, basePath: BASE };
+  });
+  const slices: number[] = [];
+  return (async () => {
+    // Warmed up first (the lists above ran 20 times; the optimizing compiler wants more).
+    for (let round = 0; round < 200; round++) for (const request of requests) await uncached.handle(request);
+    for (let slice = 0; slice < 7; slice++) {
+      const before = process.cpuUsage();
+      for (let round = 0; round < 50; round++) for (const request of requests) await uncached.handle(request);
+      const used = process.cpuUsage(before);
+      slices.push((used.user + used.system) / (50 * requests.length));
+    }
+    return slices.sort((a, b) => a - b)[3]!;
+  })();
+}
+const inProcessMicros = await loopMicros();
+
 const expressSite = express();
 expressSite.use(BASE, siterestExpress(site));
 const expressUncached = express();
@@ -105,6 +131,30 @@ const fastifyBare = (as: 'body' | 'text') => {
   return app;
 };
 
+// Fastify twice more, for the breakdown of an uncached list's cost: the bare route after spinning for the
+// in-process cost of a list, and the bare route after running the uncached pipeline for the request (its answer
+// is left unsent: the bare bytes go out instead).
+const fastifyAfter = (before: (request: FastifyRequest) => Promise<unknown> | void) => {
+  const app = Fastify();
+  app.get('/*', async (request, reply) => {
+    await before(request);
+    const answer = answers.get(request.url);
+    if (!answer) return reply.code(404).send();
+    return reply.code(answer.status).headers(answer.headers).send(answer.body);
+  });
+  return app;
+};
+const spinNanos = BigInt(Math.round(inProcessMicros * 1000));
+const fastifySpin = fastifyAfter(() => {
+  const start = process.hrtime.bigint();
+  while (process.hrtime.bigint() - start < spinNanos);
+});
+const fastifyPipeline = fastifyAfter(async (request) => {
+  const url = request.url.slice(BASE.length);
+  const { request: siteRequest, bodyError } = await toSiteRequest({ raw: request.raw, method: request.method, url, basePath: BASE, frameworkRequest: request }, uncached);
+  await uncached.handle(siteRequest, bodyError);
+});
+
 const ports: Record<string, number> = {};
 for (const [name, app] of [['express-siterest', expressSite], ['express-uncached', expressUncached], ['express-bare', expressBare('body')], ['express-bare-text', expressBare('text')]] as const) {
   if (only && only !== name) continue;
@@ -112,7 +162,7 @@ for (const [name, app] of [['express-siterest', expressSite], ['express-uncached
   await new Promise((resolve) => server.once('listening', resolve));
   ports[name] = (server.address() as AddressInfo).port;
 }
-for (const [name, app] of [['fastify-siterest', fastifySite], ['fastify-uncached', fastifyUncached], ['fastify-bare', fastifyBare('body')], ['fastify-bare-text', fastifyBare('text')]] as const) {
+for (const [name, app] of [['fastify-siterest', fastifySite], ['fastify-uncached', fastifyUncached], ['fastify-bare', fastifyBare('body')], ['fastify-bare-text', fastifyBare('text')], ['fastify-spin', fastifySpin], ['fastify-pipeline', fastifyPipeline]] as const) {
   if (only && only !== name) continue;
   await app.listen({ port: 0, host: '127.0.0.1' });
   ports[name] = (app.server.address() as AddressInfo).port;
@@ -129,4 +179,4 @@ if (profileFile) {
 }
 const paths = PATHS.map((path) => BASE + path);
 const bytes = Math.round([...answers.values()].reduce((sum, a) => sum + a.body.length, 0) / answers.size);
-console.log(JSON.stringify({ ready: true, ports, path: paths[0], paths, bytes }));
+console.log(JSON.stringify({ ready: true, ports, path: paths[0], paths, bytes, inProcessMicros }));

@@ -33,15 +33,19 @@ const loadAverage = (when: string) => loads.push(`${when} ${os.loadavg().map((n)
 const latencies: Record<string, LoadResult> = {};
 let paths: string[] = [];
 let bytes = 0;
+let inProcessMicros: number | undefined;
 
 async function measure(kind: string): Promise<Record<string, LoadResult>> {
   const server = await startBenchServer('events-server.ts', [kind, String(events)]);
   paths = server.paths;
   bytes = server.bytes;
+  if (kind === 'memory') inProcessMicros = server.inProcessMicros;
   try {
     const results: Record<string, LoadResult> = {};
     for (const framework of ['express', 'fastify']) {
-      const names = ['bare', 'bare-text', 'siterest', 'uncached'].map((variant) => `${framework}-${variant}`);
+      // Fastify also serves the breakdown's two routes (events-server.ts), measured in the same turns.
+      const variants = framework === 'fastify' && kind === 'memory' ? ['bare', 'bare-text', 'siterest', 'uncached', 'spin', 'pipeline'] : ['bare', 'bare-text', 'siterest', 'uncached'];
+      const names = variants.map((variant) => `${framework}-${variant}`);
       const measured = await loadInTurn(Object.fromEntries(names.map((name) => [name, `http://127.0.0.1:${server.ports[name]}`])), { seconds, connections, paths: server.paths, cpu: server.cpuMs });
       for (const name of names) {
         const r = (results[name] = measured[name]!);
@@ -66,6 +70,32 @@ function row(framework: string, results: Record<string, LoadResult>): string {
   const ratio = (r: LoadResult, to: LoadResult) => (r.requestsPerSecond / to.requestsPerSecond).toFixed(2);
   const cpu = (r: LoadResult) => (r.cpuMicrosPerRequest === undefined ? '–' : r.cpuMicrosPerRequest.toFixed(0));
   return `| ${framework} | ${Math.round(bare.requestsPerSecond)} / ${Math.round(text.requestsPerSecond)} | ${Math.round(site.requestsPerSecond)} | ${ratio(site, bare)} / ${ratio(site, text)} | ${Math.round(uncached.requestsPerSecond)} | ${ratio(uncached, bare)} / ${ratio(uncached, text)} | ${cpu(bare)} / ${cpu(text)} / ${cpu(site)} / ${cpu(uncached)} | ${site.latencyP50} / ${site.latencyP99} | ${site.errors + uncached.errors} |`;
+}
+
+/**
+ * Where an uncached list's server CPU goes on Fastify: the bare route, the bare route after spinning for the list's
+ * in-process cost, after running the uncached pipeline, and the uncached list itself, all measured in turn.
+ */
+function breakdown(results: Record<string, LoadResult>): string[] {
+  const cpu = (name: string) => results[`fastify-${name}`]?.cpuMicrosPerRequest;
+  const bare = cpu('bare');
+  if (bare === undefined || inProcessMicros === undefined) return ['(no CPU readings on this system)'];
+  const rows: Array<[string, string]> = [
+    ['bare route, kept bytes', 'bare'],
+    [`bare route after spinning ${inProcessMicros.toFixed(0)} µs (an uncached list's CPU in a loop in the same process)`, 'spin'],
+    ['bare route after the uncached pipeline for the request (its answer unsent)', 'pipeline'],
+    ['siterest uncached (the pipeline, its answer sent in pieces)', 'uncached'],
+  ];
+  return [
+    '| Fastify route | server CPU, µs per request | over the bare route | req/s | ratio to bare |',
+    '|---|---:|---:|---:|---:|',
+    ...rows.map(([label, name]) => {
+      const micros = cpu(name);
+      const r = results[`fastify-${name}`]!;
+      const over = micros === undefined ? '–' : name === 'bare' ? '–' : `+${(micros - bare).toFixed(0)}`;
+      return `| ${label} | ${micros?.toFixed(0) ?? '–'} | ${over} | ${Math.round(r.requestsPerSecond)} | ${(r.requestsPerSecond / results['fastify-bare']!.requestsPerSecond).toFixed(2)} |`;
+    }),
+  ];
 }
 
 /** Top self-time functions of the server while it answers the uncached lists (Fastify). */
@@ -113,6 +143,10 @@ const lines = [
   '|---|---|---|---|---|---|---|---|---|',
   row('express', memory),
   row('fastify', memory),
+  '',
+  `Where an uncached list's time goes (Fastify, same turns as above). An uncached list in a loop in the server process, nothing else running, costs ${inProcessMicros?.toFixed(1) ?? '–'} µs of CPU (the 12 paths back to back, median of 7 slices, measured at start-up). Spending that long spinning before the bare answer shows what the same CPU time costs between a server's network events; running the pipeline itself shows what it costs there:`,
+  '',
+  ...breakdown(memory),
   '',
   `Top self time of the server answering the uncached lists (Fastify; V8's CPU profiler, as \`node --cpu-prof\`, started after seeding; ${seconds} s under the same load; shares of the busy time):`,
   '',

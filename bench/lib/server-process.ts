@@ -10,6 +10,8 @@ export interface BenchServer {
   /** The request paths the server answers for the benchmark (all of them answered by its bare routes too). */
   paths: string[];
   bytes: number;
+  /** The events server's in-process CPU time per uncached list, in µs (see loopMicros in events-server.ts). */
+  inProcessMicros?: number;
   pid: number | undefined;
   /** CPU time the server process has used so far, in milliseconds (user + system; null where /proc is not). */
   cpuMs(): number | null;
