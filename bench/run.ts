@@ -144,7 +144,7 @@ const lines = [
   row('express', memory),
   row('fastify', memory),
   '',
-  `Where an uncached list's time goes (Fastify, same turns as above). An uncached list in a loop in the server process, nothing else running, costs ${inProcessMicros?.toFixed(1) ?? '–'} µs of CPU (the 12 paths back to back, median of 7 slices, measured at start-up). Spending that long spinning before the bare answer shows what the same CPU time costs between a server's network events; running the pipeline itself shows what it costs there:`,
+  `Where an uncached list's time goes (Fastify, same turns as above). An uncached list in a loop in the server process, nothing else running, costs ${inProcessMicros?.toFixed(1) ?? '–'} µs of CPU (the 12 paths back to back after a warm-up, lowest of three medians of 7 slices, measured at start-up). Spending that long spinning before the bare answer shows what the same CPU time costs between a server's network events; running the pipeline itself shows what it costs there:`,
   '',
   ...breakdown(memory),
   '',
