@@ -82,4 +82,37 @@ describe('every route and argument in linear time', () => {
     }
     expect(slow).toEqual([]);
   });
+
+  /**
+   * Stored text is rendered when it is read (the_content's filters, the excerpt): made of one markup opening repeated
+   * with no closing, it took the render's patterns seconds (200,000 `[`: 12 s a read) before they were replaced by
+   * the scans of text/markup-scans.ts. Written once by an editor, it would have held the server on every public read.
+   */
+  it('renders stored text made of long runs of markup openings within the same time', { timeout: 300_000 }, async () => {
+    const slow: string[] = [];
+    const records: Array<[path: string, base: Record<string, unknown>, fields: string[]]> = [
+      ['/cal/events/v1/events', { title: 'Runs', start_date: '2027-01-01 10:00:00', end_date: '2027-01-01 11:00:00' }, ['description', 'excerpt', 'title']],
+      ['/cal/events/v1/venues', { venue: 'Runs' }, ['description']],
+      ['/cal/events/v1/organizers', { organizer: 'Runs' }, ['description']],
+    ];
+    for (const opening of ['[', '<', '<hr><pre', '<!-- wp:a {']) {
+      const value = `x${opening.repeat(Math.ceil(200_000 / opening.length))}x`;
+      for (const [path, base, fields] of records) {
+        for (const field of fields) {
+          const timed = async (label: string, answer: () => Promise<SiteResponse>) => {
+            const started = performance.now();
+            const { status, body } = await answer();
+            const ms = performance.now() - started;
+            if (ms > SLOWEST_MS || status >= 300) slow.push(`${label} ${path} ${field}=${JSON.stringify(opening)}×…: ${status} in ${Math.round(ms)} ms`);
+            return body;
+          };
+          const created = JSON.parse(await timed('POST', () => call('POST', path, '', { ...base, [field]: value }))) as { id: number };
+          await timed('GET', () => call('GET', `${path}/${created.id}`, ''));
+          await timed('GET list', () => call('GET', path, 'per_page=50'));
+          await call('DELETE', `${path}/${created.id}`, 'force=true');
+        }
+      }
+    }
+    expect(slow).toEqual([]);
+  });
 });

@@ -1,4 +1,5 @@
 import { phpTrim } from '../../http/php.js';
+import { hasAngleTag } from '../../text/markup-scans.js';
 import type { ConfigError, ContactFormRecord, MailTemplate } from '../../store/contact-forms.js';
 import { limitOption } from './form-tags/options.js';
 import { scanFormTags, type FormTag } from './form-tags/scanner.js';
@@ -132,7 +133,7 @@ export function validateConfiguration(form: ContactFormRecord, site: { adminEmai
   // Messages.
   for (const [key, text] of completeMessages(form.messages)) {
     if (key === 'captcha_not_match') continue;
-    if (stripAllTags(text) !== phpTrim(text) || /<[^>]*>/.test(text)) {
+    if (stripAllTags(text) !== phpTrim(text) || hasAngleTag(text)) {
       add(`messages.${key}`, 'html_in_message', 'HTML tags are used in a message.');
     }
   }

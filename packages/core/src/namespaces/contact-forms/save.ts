@@ -5,6 +5,7 @@ import { isEmpty, isPlainObject, phpTrim } from '../../http/php.js';
 import { parseFormString } from '../../http/query.js';
 import type { ContactFormRecord, MailTemplate, NewContactForm } from '../../store/contact-forms.js';
 import { checkAttributes, ksesPost } from '../../text/sanitize.js';
+import { removeAngleTags } from '../../text/markup-scans.js';
 import { formatWpDate } from '../../time.js';
 import { siteZone } from '../../settings.js';
 import { CONTACT_FORM_TYPE, MAX_TEMPLATE_LENGTH, MESSAGE_KEYS } from './constants.js';
@@ -148,7 +149,7 @@ export function applyRequest<T extends NewContactForm | ContactFormRecord>(reque
   const canUnfiltered = request.can('unfiltered_html');
   const title = request.get('title');
   if (title !== undefined) {
-    const cleaned = phpTrim(text('title', title, 1000).replace(/<[^>]*>/g, ''));
+    const cleaned = phpTrim(removeAngleTags(text('title', title, 1000)));
     out.title = cleaned === '' ? 'Untitled' : cleaned;
   }
   const locale = request.get('locale');

@@ -1,4 +1,5 @@
 import type { SiteContext } from '../../site-context.js';
+import { removeAngleTags } from '../../text/markup-scans.js';
 import { escHtml, escUrl } from '../calendar/format/index.js';
 import { excerptOf, titleOf } from '../calendar/format/memoized.js';
 import { findEmbeddable } from './embeds.js';
@@ -15,7 +16,7 @@ export async function embedPage(site: SiteContext, url: string): Promise<string 
   if (!found) return null;
   const { post, kind } = found;
   const permalink = kind.permalink(post, site.settings);
-  const excerpt = post.password ? '' : excerptOf(post.excerpt) || excerptOf(post.content.replace(/<[^>]*>/g, '').slice(0, 300));
+  const excerpt = post.password ? '' : excerptOf(post.excerpt) || excerptOf(removeAngleTags(post.content).slice(0, 300));
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><meta name="robots" content="noindex, follow">
 <title>${titleOf(post.title)} &#8212; ${escHtml(site.settings.name)}</title>

@@ -1,3 +1,5 @@
+import { xmlElements } from '../../text/markup-scans.js';
+
 /** esc_html then SimpleXML: `&` (unless it starts an entity), `<` and `>` escaped in element text. */
 function escapeXml(text: string): string {
   return text
@@ -47,12 +49,9 @@ export function parseOembedXml(body: string): Record<string, string> | null {
   if (start === -1 || end < start) return null;
   const inner = body.slice(start + '<oembed>'.length, end);
   const out: Record<string, string> = {};
-  const child = /<([A-Za-z_][\w.-]{0,63})>([\s\S]*?)<\/\1>/g;
-  let count = 0;
-  for (let match = child.exec(inner); match && count < 100; match = child.exec(inner), count++) {
-    const raw = match[2]!;
+  for (const [name, raw] of xmlElements(inner, 100)) {
     const text = raw.startsWith('<![CDATA[') && raw.endsWith(']]>') ? raw.slice(9, -3) : decodeEntities(raw);
-    Object.defineProperty(out, match[1]!, { value: text, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, name, { value: text, enumerable: true, writable: true, configurable: true });
   }
   return Object.keys(out).length ? out : null;
 }

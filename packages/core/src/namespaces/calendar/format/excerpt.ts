@@ -1,5 +1,6 @@
 import sanitizeHtml from 'sanitize-html';
 import { phpTrim } from '../../../http/php.js';
+import { removeBracketed, removeScriptAndStyle } from '../../../text/markup-scans.js';
 import { doBlocks, wpautop } from './render.js';
 
 /*
@@ -37,7 +38,7 @@ function phpEmpty(value: string): boolean {
 
 /** `wp_strip_all_tags`: <script>/<style> dropped with their content, all other tags removed, trimmed. */
 export function stripAllTags(html: string, removeBreaks = false): string {
-  let text = html.replace(/<(script|style)[^>]*?>[\s\S]*?<\/\1>/gi, '');
+  let text = removeScriptAndStyle(html);
   text = text.replace(/<!--[\s\S]*?(?:-->|$)/g, '').replace(/<(?=[^\s<])[^>]*(?:>|$)/g, '');
   if (removeBreaks) text = text.replace(/[\r\n\t ]+/g, ' ');
   return phpTrim(text);
@@ -62,7 +63,7 @@ export function tecExcerpt(post: ExcerptSource, options: { length?: number; more
   // excerpt_remove_blocks(): approximated by rendering static blocks (see doBlocks).
   text = doBlocks(text);
   // Anything that looks like a shortcode goes (PCRE `#\[.+\]#U`: ungreedy, no newlines inside).
-  text = text.replace(/\[.+?\]/g, '');
+  text = removeBracketed(text);
   text = sanitizeHtml(text, EXCERPT_KSES);
   if (!hasExcerpt) text = trimWords(text, options.length ?? 55, options.more ?? ' [&hellip;]');
   return wpautop(text);

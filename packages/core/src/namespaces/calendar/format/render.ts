@@ -1,5 +1,6 @@
 import { autop } from '@wordpress/autop';
 import { phpTrim } from '../../../http/php.js';
+import { removeBlockDelimiters, splitAtPreElements } from '../../../text/markup-scans.js';
 import { texturize } from './texturize.js';
 
 /*
@@ -39,8 +40,7 @@ export function capitalPDangit(text: string): string {
 export function wpautop(text: string): string {
   text = capWhitespaceRuns(text);
   if (text.includes('<hr')) {
-    text = text
-      .split(/(<pre[\s\S]*?<\/pre>)/)
+    text = splitAtPreElements(text)
       .map((part, i) => (i % 2 === 1 ? part : part.replace(/(<hr\s*?\/?>)/g, '$1\n\n')))
       .join('');
   }
@@ -76,8 +76,6 @@ export function capWhitespaceRuns(text: string): string {
   return from === 0 ? text : out + text.slice(from);
 }
 
-const BLOCK_DELIMITER = /<!--\s+(\/)?wp:([a-z][a-z0-9_-]*\/)?([a-z][a-z0-9_-]*)(\s+\{[\s\S]*?\})?\s+(\/)?-->/g;
-
 /** Whether the content holds block-editor markup (`has_blocks`). */
 function hasBlocks(content: string): boolean {
   return content.includes('<!-- wp:');
@@ -89,7 +87,7 @@ function hasBlocks(content: string): boolean {
  */
 export function doBlocks(content: string): string {
   if (!hasBlocks(content)) return content;
-  return content.replace(BLOCK_DELIMITER, '');
+  return removeBlockDelimiters(content);
 }
 
 /** The title as emitted (`the_title` filters, trimmed). */
