@@ -120,9 +120,11 @@ export async function seedBenchEvents(store: SiteStore, count: number, nowMs: nu
       }),
     );
   }
-  const pg = store as { sql?: { query(text: string): Promise<unknown> }; schema?: string };
+  const pg = store as { sql?: { query<T>(text: string, values?: unknown[]): Promise<T[]> }; schema?: string };
   if (store.name === 'postgres' && pg.sql && pg.schema) {
-    const tables = ['posts', 'events', 'venues', 'organizers', 'terms', 'term_relationships'].map((t) => `"${pg.schema}".${t}`);
-    await pg.sql.query(`ANALYZE ${tables.join(', ')}`);
+    // Every table of the schema, the ones the triggers fill too (event_search, event_day_counts): a list first read
+    // with no statistics on one of them is planned as on an empty table, which no live site is.
+    const rows = await pg.sql.query<{ tablename: string }>('SELECT tablename FROM pg_tables WHERE schemaname = $1 ORDER BY tablename', [pg.schema]);
+    await pg.sql.query(`ANALYZE ${rows.map(({ tablename }) => `"${pg.schema}"."${tablename}"`).join(', ')}`);
   }
 }
