@@ -18,13 +18,17 @@ function kses(html: string, allowed: Record<string, string[]>): string {
   });
 }
 
-/** The last `<iframe …></iframe>` with its end, as WordPress's greedy pattern finds it; null without one. */
-function lastIframe(html: string): string | null {
-  for (let start = html.lastIndexOf('<iframe'); start !== -1; start = start > 0 ? html.lastIndexOf('<iframe', start - 1) : -1) {
-    const end = html.indexOf('></iframe>', start);
-    if (end !== -1) return html.slice(start, end + '></iframe>'.length);
-  }
-  return null;
+/**
+ * The last `<iframe …></iframe>` with its end, as WordPress's greedy pattern finds it; null without one: the last
+ * `<iframe` that a `></iframe>` follows, up to the first one after it. Found from the last `></iframe>`: trying
+ * each `<iframe` from the end and searching forward from it read to the end once for every iframe with content.
+ */
+export function lastIframe(html: string): string | null {
+  const lastEnd = html.lastIndexOf('></iframe>');
+  if (lastEnd === -1) return null;
+  const start = html.lastIndexOf('<iframe', lastEnd);
+  if (start === -1) return null;
+  return html.slice(start, html.indexOf('></iframe>', start) + '></iframe>'.length);
 }
 
 /**
