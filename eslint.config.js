@@ -24,6 +24,14 @@ export default tseslint.config(
     },
   },
   {
+    // sanitize-html runs through filterHtml, which bounds the nesting its parser is given (text/html-filter.ts).
+    files: ['packages/*/src/**/*.ts'],
+    ignores: ['packages/core/src/text/html-filter.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { paths: [{ name: 'sanitize-html', allowTypeImports: true, message: 'Use filterHtml from text/html-filter.ts: it bounds the nesting depth the parser is given.' }] }],
+    },
+  },
+  {
     files: ['**/*.cjs'],
     languageOptions: { sourceType: 'commonjs' },
     rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -1,4 +1,5 @@
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
+import { filterHtml } from './html-filter.js';
 import { ALLOWED_PROTOCOLS, ksesBadProtocol, URI_ATTRIBUTES } from './kses-protocols.js';
 import { safeCss } from './safe-css.js';
 
@@ -77,12 +78,12 @@ const ALLOWED_POST_TAGS: sanitizeHtml.IOptions = {
 
 /** `wp_filter_kses`: keep only the short inline tags; bare ampersands become `&amp;`. */
 export function ksesShort(html: string): string {
-  return sanitizeHtml(html, ALLOWED_TAGS);
+  return filterHtml(html, ALLOWED_TAGS);
 }
 
 /** `wp_filter_post_kses`: post content for users without the unfiltered_html capability. */
 export function ksesPost(html: string): string {
-  return sanitizeHtml(html, ALLOWED_POST_TAGS);
+  return filterHtml(html, ALLOWED_POST_TAGS);
 }
 
 /** `_wp_specialchars` without double encoding: `&`, `<`, `>` escaped, existing entities kept. */
@@ -102,7 +103,7 @@ export function escAttr(text: string): string {
 export function sanitizeTextField(value: string): string {
   let text = value.replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '');
   if (text.includes('<')) {
-    text = sanitizeHtml(text, { allowedTags: [], allowedAttributes: {}, parser: { decodeEntities: false } });
+    text = filterHtml(text, { allowedTags: [], allowedAttributes: {}, parser: { decodeEntities: false } });
     text = text.replace(/&lt;/g, '<').replace(/&gt;/g, '>');
   }
   text = text.replace(/%[a-f0-9]{2}/gi, '');

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
+import { filterHtml } from '../../text/html-filter.js';
 import type { ApiRequest } from '../../http/api-request.js';
 import { isEmpty, isPlainObject, phpTrim } from '../../http/php.js';
 import { parseFormString } from '../../http/query.js';
@@ -160,7 +161,7 @@ export function applyRequest<T extends NewContactForm | ContactFormRecord>(reque
   const form = request.get('form');
   if (form !== undefined) {
     let value = phpTrim(normalizeNewlines(text('form', form)));
-    if (!canUnfiltered) value = sanitizeHtml(value, FORM_KSES);
+    if (!canUnfiltered) value = filterHtml(value, FORM_KSES);
     out.form = value;
   }
   const mail = request.get('mail');

@@ -1,4 +1,4 @@
-import sanitizeHtml from 'sanitize-html';
+import { filterHtml } from '../../text/html-filter.js';
 import { escUrl } from '../calendar/format/index.js';
 
 const BASE_ALLOWED: Record<string, string[]> = {
@@ -8,7 +8,7 @@ const BASE_ALLOWED: Record<string, string[]> = {
 };
 
 function kses(html: string, allowed: Record<string, string[]>): string {
-  return sanitizeHtml(html, {
+  return filterHtml(html, {
     allowedTags: Object.keys(allowed),
     allowedAttributes: allowed,
     allowedSchemes: ['http', 'https'],

@@ -1,4 +1,4 @@
-import sanitizeHtml from 'sanitize-html';
+import { filterHtml } from '../../text/html-filter.js';
 
 /** Schemes that never name a page of the site. */
 const NOT_A_PAGE = /^(mailto|tel|javascript|data|ftp|sms):/i;
@@ -6,7 +6,7 @@ const NOT_A_PAGE = /^(mailto|tel|javascript|data|ftp|sms):/i;
 /** Every `href` of the `<a>` elements in the HTML, read by a real parser (linear in the input). */
 function hrefsOf(html: string): string[] {
   const hrefs: string[] = [];
-  sanitizeHtml(html, {
+  filterHtml(html, {
     allowedTags: ['a'],
     allowedAttributes: { a: ['href'] },
     allowedSchemes: ['http', 'https', 'mailto', 'tel', 'ftp', 'sms', 'data', 'javascript'],

@@ -1,4 +1,5 @@
-import sanitizeHtml from 'sanitize-html';
+import type sanitizeHtml from 'sanitize-html';
+import { filterHtml } from '../../../text/html-filter.js';
 import { phpTrim } from '../../../http/php.js';
 import { removeBracketed, removeScriptAndStyle } from '../../../text/markup-scans.js';
 import { doBlocks, wpautop } from './render.js';
@@ -64,7 +65,7 @@ export function tecExcerpt(post: ExcerptSource, options: { length?: number; more
   text = doBlocks(text);
   // Anything that looks like a shortcode goes (PCRE `#\[.+\]#U`: ungreedy, no newlines inside).
   text = removeBracketed(text);
-  text = sanitizeHtml(text, EXCERPT_KSES);
+  text = filterHtml(text, EXCERPT_KSES);
   if (!hasExcerpt) text = trimWords(text, options.length ?? 55, options.more ?? ' [&hellip;]');
   return wpautop(text);
 }

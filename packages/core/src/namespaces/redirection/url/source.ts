@@ -1,4 +1,4 @@
-import sanitizeHtml from 'sanitize-html';
+import { filterHtml } from '../../../text/html-filter.js';
 import { sanitizeTextField } from '../../../text/sanitize.js';
 import { LIMITS } from '../constants.js';
 import { cleanUrlText, rawUrlDecodeStrict } from './encoding.js';
@@ -6,7 +6,7 @@ import { cleanUrlText, rawUrlDecodeStrict } from './encoding.js';
 /** WordPress `wp_kses( $text, 'strip' )`: every tag removed, text kept. */
 export function stripTags(text: string): string {
   if (!text.includes('<')) return text;
-  return sanitizeHtml(text, { allowedTags: [], allowedAttributes: {}, parser: { decodeEntities: false } });
+  return filterHtml(text, { allowedTags: [], allowedAttributes: {}, parser: { decodeEntities: false } });
 }
 
 /** iconv's //IGNORE: unpaired surrogates (the JavaScript form of bytes that are not UTF-8) dropped. */
