@@ -1,6 +1,7 @@
 import { autop } from '@wordpress/autop';
 import { phpTrim } from '../../../http/php.js';
 import { removeBlockDelimiters, splitAtPreElements } from '../../../text/markup-scans.js';
+import { boundAutopInput } from './autop-input.js';
 import { texturize } from './texturize.js';
 
 /*
@@ -36,6 +37,7 @@ export function capitalPDangit(text: string): string {
  * PHP `wpautop` via `@wordpress/autop`, plus the one rule the JS port lacks: text after a self-closing `<hr>`
  * starts a new paragraph (PHP adds a double line break after `<hr\s*?/?>`, outside <pre>).
  * Known remaining difference: PHP collapses whitespace around every <figcaption>, the JS port only the first.
+ * Text that repeats starts of autop's patterns without their ends is bounded first (autop-input.ts).
  */
 export function wpautop(text: string): string {
   text = capWhitespaceRuns(text);
@@ -44,7 +46,7 @@ export function wpautop(text: string): string {
       .map((part, i) => (i % 2 === 1 ? part : part.replace(/(<hr\s*?\/?>)/g, '$1\n\n')))
       .join('');
   }
-  return autop(text);
+  return autop(boundAutopInput(text));
 }
 
 /** JavaScript's `\s` but the newline: what autop's `\s*\n` patterns retry from every character of a run. */

@@ -1,0 +1,87 @@
+/*
+ * Three of `@wordpress/autop`'s patterns read from each place they may start to a mark that may not come: the
+ * next `>`, the end of the line, the element's closing. Where the mark is missing, each start reads on to the end,
+ * so text that repeats such a start costs the square of its length (100,000 characters: up to 4 s, on each read
+ * of a description). PHP's wpautop has the same patterns and gives up at PCRE's backtracking limit. Each bound
+ * below leaves the first few such starts as they are and writes the `<` of the others `&lt;`: they then read as
+ * text, as the markup could not be anything else (docs/compatibility.md). Text that repeats none of them passes
+ * unchanged.
+ */
+
+/** How many starts of one kind autop is given where each would read on without its mark. */
+export const MAX_UNENDED_STARTS = 32;
+
+const LT = 0x3c;
+const GT = 0x3e;
+
+/** The text with the `<` at each of the positions (ascending) written `&lt;`. */
+function escapeAt(text: string, positions: readonly number[]): string {
+  if (positions.length === 0) return text;
+  let out = '';
+  let from = 0;
+  for (const at of positions) {
+    out += text.slice(from, at) + '&lt;';
+    from = at + 1;
+  }
+  return out + text.slice(from);
+}
+
+/**
+ * Block tags are read as `<div[^>]*>` and the like (`(</?(?:table|…|div|…)[^>]*>)\s*<br />`), from each `<` to
+ * the next `>`: between two `>`, only the first {@link MAX_UNENDED_STARTS} `<` are kept.
+ */
+function boundOpeningsBetweenClosings(text: string): string {
+  const escaped: number[] = [];
+  let since = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === GT) since = 0;
+    else if (code === LT && ++since > MAX_UNENDED_STARTS) escaped.push(i);
+  }
+  return escapeAt(text, escaped);
+}
+
+/**
+ * `<p>(<li.+?)<\/p>` reads from each `<p><li` to the end of its line when no `</p>` follows on it. Only the
+ * author's own `<p><li` can repeat within a line (autop opens one paragraph per line it makes), and only where
+ * no space, `/` or `>` follows `li` (autop starts a new paragraph before `<li>`, `<li class…`): of those, only the
+ * first {@link MAX_UNENDED_STARTS} are kept.
+ */
+function boundParagraphItems(text: string): string {
+  const escaped: number[] = [];
+  let seen = 0;
+  for (let at = text.indexOf('<p><li'); at >= 0; at = text.indexOf('<p><li', at + 6)) {
+    const next = text.charAt(at + 6);
+    if (next === '/' || next === '>' || (next !== '' && next.trim() === '')) continue;
+    if (++seen > MAX_UNENDED_STARTS) escaped.push(at + 3);
+  }
+  return escapeAt(text, escaped);
+}
+
+const RAW_ELEMENTS = ['script', 'style', 'svg', 'math'] as const;
+
+/**
+ * `<(script|style|svg|math)[\s\S]*?<\/\1>` reads from each such opening to its closing, and to the end of the
+ * text when none follows: of the openings that no closing of their name follows, the first
+ * {@link MAX_UNENDED_STARTS} are kept.
+ */
+function boundUnclosedRawElements(text: string): string {
+  const escaped: number[] = [];
+  let seen = 0;
+  const lastClosings = RAW_ELEMENTS.map((name) => text.lastIndexOf(`</${name}>`));
+  for (let at = text.indexOf('<'); at >= 0; at = text.indexOf('<', at + 1)) {
+    const kind = RAW_ELEMENTS.findIndex((name) => text.startsWith(name, at + 1));
+    if (kind >= 0 && at > lastClosings[kind]! && ++seen > MAX_UNENDED_STARTS) escaped.push(at);
+  }
+  return escapeAt(text, escaped);
+}
+
+/**
+ * The text autop is given: as it is, unless it repeats starts of its patterns that would each read on to the end
+ * (see above). Each bound only writes `<` as `&lt;`, which can only take away starts and marks, so the bounds that
+ * count marks run after the others.
+ */
+export function boundAutopInput(text: string): string {
+  if (!text.includes('<')) return text;
+  return boundUnclosedRawElements(boundParagraphItems(boundOpeningsBetweenClosings(text)));
+}

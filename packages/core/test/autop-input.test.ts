@@ -1,0 +1,58 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { boundAutopInput, MAX_UNENDED_STARTS } from '../src/namespaces/calendar/format/autop-input.js';
+import { wpautop } from '../src/namespaces/calendar/format/render.js';
+
+/** Pieces that start autop's patterns, end them, or neither. */
+const PIECES = ['<p><li', '<p><li>', '<p><li ', '<p>', '<li>', '</p>', '<svg', '</svg>', '<math', '</math>', '<style', '</style>', '<script', '</script>', '<div ', '</div ', '>', '\n', 'x', ' ', '&lt;'];
+const textOf = (maxLength: number) => fc.array(fc.constantFrom(...PIECES), { maxLength }).map((pieces) => pieces.join(''));
+
+/** Starts that no end follows, repeated: a quadratic read takes seconds at this length (100,000 of `<p><li`: 3 s). */
+const RUN = 300_000;
+const HOSTILE = ['<p><li', '<p><lia', '<math', '<style', '<svg', '<script', '</div ', '<div ', '<td ', '<p><li\n', '<svg>', '<math>'];
+
+describe('the text wpautop is given', () => {
+  it('is the text as it is when it repeats no start more than the bound allows', () => {
+    // Fewer pieces than the bound: no kind of start can pass it.
+    fc.assert(
+      fc.property(textOf(MAX_UNENDED_STARTS), (text) => {
+        expect(boundAutopInput(text)).toBe(text);
+      }),
+      { numRuns: 2_000 },
+    );
+  });
+
+  it('only writes `<` as `&lt;`, and leaves no more starts of each kind than the bound', () => {
+    fc.assert(
+      fc.property(textOf(400), (text) => {
+        const bounded = boundAutopInput(text);
+        expect(bounded.replaceAll('&lt;', '<')).toBe(text.replaceAll('&lt;', '<'));
+        expect(bounded.match(/<p><li(?![\s/>])/g)?.length ?? 0).toBeLessThanOrEqual(MAX_UNENDED_STARTS);
+        for (const stretch of bounded.split('>')) expect(stretch.split('<').length - 1).toBeLessThanOrEqual(MAX_UNENDED_STARTS);
+        for (const name of ['script', 'style', 'svg', 'math']) {
+          const lastClosing = bounded.lastIndexOf(`</${name}>`);
+          const unclosed = bounded.split(`<${name}`).length - 1 - (lastClosing < 0 ? 0 : bounded.slice(0, lastClosing).split(`<${name}`).length - 1);
+          expect(unclosed).toBeLessThanOrEqual(MAX_UNENDED_STARTS);
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('keeps the first starts of a run and writes the rest as text', () => {
+    const text = `${'<svg'.repeat(MAX_UNENDED_STARTS + 2)}`;
+    expect(boundAutopInput(text)).toBe(`${'<svg'.repeat(MAX_UNENDED_STARTS)}&lt;svg&lt;svg`);
+    const items = `${'<p><lix'.repeat(MAX_UNENDED_STARTS + 1)}>`;
+    expect(boundAutopInput(items)).toBe(`${'<p><lix'.repeat(MAX_UNENDED_STARTS)}<p>&lt;lix>`);
+    // autop starts a paragraph before each of these `<li`, so they are no run of one line.
+    const list = '<p><li>x</li></p><p><li class="y">z</li></p>\n'.repeat(MAX_UNENDED_STARTS * 2);
+    expect(boundAutopInput(list)).toBe(list);
+  });
+
+  it.each(HOSTILE)('renders %j repeated in linear time', (start) => {
+    const text = start.repeat(Math.ceil(RUN / start.length));
+    const started = performance.now();
+    wpautop(text);
+    expect(performance.now() - started).toBeLessThan(1_500);
+  });
+});
