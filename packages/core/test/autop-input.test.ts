@@ -1,6 +1,7 @@
+import { autop } from '@wordpress/autop';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { boundAutopInput, MAX_UNENDED_STARTS } from '../src/namespaces/calendar/format/autop-input.js';
+import { boundAutopInput, MAX_UNENDED_STARTS, withPreElementsSetAside } from '../src/namespaces/calendar/format/autop-input.js';
 import { wpautop } from '../src/namespaces/calendar/format/render.js';
 
 /** Pieces that start autop's patterns, end them, or neither. */
@@ -9,7 +10,7 @@ const textOf = (maxLength: number) => fc.array(fc.constantFrom(...PIECES), { max
 
 /** Starts that no end follows, repeated: a quadratic read takes seconds at this length (100,000 of `<p><li`: 3 s). */
 const RUN = 300_000;
-const HOSTILE = ['<p><li', '<p><lia', '<math', '<style', '<svg', '<script', '</div ', '<div ', '<td ', '<p><li\n', '<svg>', '<math>'];
+const HOSTILE = ['<pre</pre>', '</pre><pre', '<pre>x</pre>', '<p><li', '<p><lia', '<math', '<style', '<svg', '<script', '</div ', '<div ', '<td ', '<p><li\n', '<svg>', '<math>'];
 
 describe('the text wpautop is given', () => {
   it('is the text as it is when it repeats no start more than the bound allows', () => {
@@ -47,6 +48,18 @@ describe('the text wpautop is given', () => {
     // autop starts a paragraph before each of these `<li`, so they are no run of one line.
     const list = '<p><li>x</li></p><p><li class="y">z</li></p>\n'.repeat(MAX_UNENDED_STARTS * 2);
     expect(boundAutopInput(list)).toBe(list);
+  });
+
+  it('sets <pre> elements aside as autop does: the same answer', () => {
+    const pieces = ['<pre>', '</pre>', '<pre class="a">', '<pre', 'x', ' ', '\n', '\n\n', '<p>', '</p>', '<div>', '</div>', '<br>', '<br />', '<dl>', '</dl>',
+      '<dl siterest-pre="0"></dl>', '<li>', '<hr>', '<blockquote>', '</blockquote>', '<script>', '</script>', '<!-- c -->', 'wp-pre-tag-0', '<dd>', '<option>',
+      '<figcaption>', '<object>', '</object>', '<td>', '<p class="c">', '<b>', '</b>', 'siterest-pre', '<preformatted>'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map((chosen) => chosen.join('')), (text) => {
+        expect(withPreElementsSetAside(text, (rest) => autop(rest))).toBe(autop(text));
+      }),
+      { numRuns: 5_000 },
+    );
   });
 
   it.each(HOSTILE)('renders %j repeated in linear time', (start) => {

@@ -85,3 +85,36 @@ export function boundAutopInput(text: string): string {
   if (!text.includes('<')) return text;
   return boundUnclosedRawElements(boundParagraphItems(boundOpeningsBetweenClosings(text)));
 }
+
+/**
+ * `run` (autop) over the text with its `<pre>` elements set aside as autop sets them aside, and put back in one
+ * pass. autop puts each back with its own search from the start of the text (`text.replace(name, …)`), so the
+ * cost grows with the number of elements times the length: 100,000 characters of `<pre</pre>` took 9 s. Set
+ * aside here, autop finds no `<pre` and skips its own.
+ *
+ * The same steps as autop's: the text is cut at each `</pre>`; a piece holding `<pre` keeps what comes before it
+ * and the rest, with its `</pre>`, is set aside; a piece without one loses the `</pre>` it was cut at. Each element
+ * set aside stands as an empty `<dl …></dl>`, which every autop rule treats as it treats autop's own
+ * `<pre wp-pre-tag-N></pre>` (both names are block tags and are listed together wherever one is).
+ */
+export function withPreElementsSetAside(text: string, run: (text: string) => string): string {
+  if (!text.includes('<pre')) return run(text);
+  let marker = 'siterest-pre';
+  while (text.includes(marker)) marker += '-';
+  const pieces = text.split('</pre>');
+  const last = pieces.pop()!;
+  const setAside: string[] = [];
+  let out = '';
+  for (const piece of pieces) {
+    const start = piece.indexOf('<pre');
+    if (start < 0) {
+      out += piece;
+      continue;
+    }
+    out += `${piece.slice(0, start)}<dl ${marker}="${setAside.length}"></dl>`;
+    setAside.push(`${piece.slice(start)}</pre>`);
+  }
+  if (setAside.length === 0) return run(out + last);
+  const placeholder = new RegExp(`<dl ${marker}="(\\d+)"></dl>`, 'g');
+  return run(out + last).replace(placeholder, (_, index: string) => setAside[Number(index)]!);
+}
