@@ -227,6 +227,11 @@ export function parseNginxFile(text: string): ParsedImport {
   return { groups: [], redirects };
 }
 
+/**
+ * Whether the file is an Nginx configuration: a line that opens a `server {` block and a line that starts with
+ * `rewrite`. The space before them is read within their line: `^\s*` read on across every line break from each
+ * line's start (50,000 line breaks: 3.8 s), and a match that crossed one also starts at the line after it.
+ */
 export function looksLikeNginx(text: string): boolean {
-  return /^\s*server\s*\{/m.test(text) && /^\s*rewrite\s/m.test(text);
+  return /^[^\S\n\r\u2028\u2029]*server\s*\{/m.test(text) && /^[^\S\n\r\u2028\u2029]*rewrite\s/m.test(text);
 }
