@@ -16,6 +16,20 @@ interface ParserStacks {
   foreignContext: readonly boolean[];
 }
 
+/**
+ * The lists read above are the parser's own fields, not part of its interface: checked once when this module loads,
+ * so that a parser that keeps them otherwise stops the application at start instead of leaving nesting unbounded.
+ */
+function checkParserStacks(): void {
+  const parser = new Parser({});
+  parser.write('<svg><g>');
+  const { stack, foreignContext } = parser as unknown as Partial<ParserStacks>;
+  if (!Array.isArray(stack) || stack.length !== 2 || !Array.isArray(foreignContext) || foreignContext.length !== 2) {
+    throw new Error('siterest: this htmlparser2 does not keep its open elements as 10.x does; the HTML nesting bound cannot work with it');
+  }
+}
+checkParserStacks();
+
 /** Whether the text holds more than `count` `<` (no more means no more than that many elements can open). */
 function hasMoreOpenings(text: string, count: number): boolean {
   let at = -1;
