@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { expectWithin } from './support/within.js';
 import { phpTrim, splitAtCommas } from '../src/http/php.js';
 import { noNull } from '../src/text/kses-protocols.js';
 
@@ -16,9 +17,7 @@ describe('splitAtCommas', () => {
   });
 
   it('is linear in a run of white space no comma follows', () => {
-    const started = performance.now();
-    expect(splitAtCommas(`a${' '.repeat(300_000)}b, c`)).toEqual([`a${' '.repeat(300_000)}b`, 'c']);
-    expect(performance.now() - started).toBeLessThan(200);
+    expectWithin(200, () => expect(splitAtCommas(`a${' '.repeat(300_000)}b, c`)).toEqual([`a${' '.repeat(300_000)}b`, 'c']));
   });
 });
 
@@ -44,8 +43,6 @@ describe('noNull (wp_kses_no_null)', () => {
   });
 
   it('is linear in a run of backslashes no zero follows', () => {
-    const started = performance.now();
-    expect(noNull(`a${'\\'.repeat(300_000)}b\\00c`)).toBe(`a${'\\'.repeat(300_000)}bc`);
-    expect(performance.now() - started).toBeLessThan(200);
+    expectWithin(200, () => expect(noNull(`a${'\\'.repeat(300_000)}b\\00c`)).toBe(`a${'\\'.repeat(300_000)}bc`));
   });
 });

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { expectWithin } from './support/within.js';
 import { looksLikeNginx } from '../src/namespaces/redirection/io/import.js';
 
 /** The test as it was written, reading `\s*` across line breaks (small texts only). */
@@ -20,9 +21,9 @@ describe('an imported file is recognised as Nginx in linear time', () => {
 
   it.each(['\n', '\r', ' \n', '\n '])('reads 200,000 of %j within 500 ms', (run) => {
     const text = `server {\n${run.repeat(Math.ceil(200_000 / run.length))}`;
-    const started = performance.now();
-    expect(looksLikeNginx(text)).toBe(false);
-    expect(looksLikeNginx(text.slice(9))).toBe(false);
-    expect(performance.now() - started).toBeLessThan(500);
+    expectWithin(500, () => {
+      expect(looksLikeNginx(text)).toBe(false);
+      expect(looksLikeNginx(text.slice(9))).toBe(false);
+    });
   });
 });
