@@ -30,7 +30,7 @@ function discoverByPatterns(page: string): string | null {
 
 const PIECES = [
   '<link', '<LINK', ' type="application/json+oembed"', " type='text/xml+oembed'", ' type=application/json+oembed', ' href="http://a.example/o?x=1&amp;y=2"',
-  " href='http://b.example/o'", ' href=http://c.example/o/', ' rel=alternate', '>', '/>', '<', '</head>', 'a', '-', ' ', '=', '"', "'", 'x-y', '__proto__=1',
+  " href='http://b.example/o'", ' href=http://c.example/o/', ' rel=alternate', '>', '/>', '<', '</head>', 'a', '-', ' ', '=', '"', "'", 'x-y', '__proto__=1', ' type=constructor', ' type=__proto__',
 ];
 
 describe('oEmbed discovery reads a page in linear time', () => {

@@ -41,11 +41,12 @@ const LINK_TYPES: Record<string, 'json' | 'xml'> = {
  * from the run's start.
  */
 function linkAttributes(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
+  // Names come from the page: kept without a prototype, so `constructor` or `__proto__` is a name like any.
+  const out = Object.create(null) as Record<string, string>;
   const pattern = /(?<![\w-])([\w-]+)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/g;
   for (let match = pattern.exec(text); match; match = pattern.exec(text)) {
     const name = match[1]!.toLowerCase();
-    if (!Object.prototype.hasOwnProperty.call(out, name)) Object.defineProperty(out, name, { value: match[2] ?? match[3] ?? match[4] ?? '', enumerable: true });
+    if (!Object.hasOwn(out, name)) out[name] = match[2] ?? match[3] ?? match[4] ?? '';
   }
   return out;
 }
@@ -71,7 +72,8 @@ export function discoveredEndpoint(page: string): string | null {
   const found: Partial<Record<'json' | 'xml', string>> = {};
   for (const [, inside] of html.matchAll(LINK_TAG)) {
     const attributes = linkAttributes(inside!);
-    const format = attributes.type ? LINK_TYPES[attributes.type] : undefined;
+    const type = attributes.type;
+    const format = type !== undefined && Object.hasOwn(LINK_TYPES, type) ? LINK_TYPES[type] : undefined;
     if (format && attributes.href && !found[format]) {
       found[format] = decodeHref(attributes.href);
       if (format === 'json') break;
