@@ -1,8 +1,8 @@
 import type { Migration } from './migration.js';
 
 /**
- * term_relationships keeps a copy of the event's end as well (written with the other list keys, see
- * syncEventTermKeys): the API bounds every list's end, and a category or tag list had to join `events` for it,
+ * term_relationships keeps a copy of the event's end as well (written with the other list keys; kept by triggers
+ * since migration 63): the API bounds every list's end, and a category or tag list had to join `events` for it,
  * event by event for its total (or scan all of `events` for two terms). The listing index carries the end, so
  * such a list and its total are read from that index alone again.
  */

@@ -15,10 +15,11 @@ import { content } from './050_content.js';
 import { firstTermId } from './060_first_term_id.js';
 import { postsTypeStatusId } from './061_posts_type_status_id.js';
 import { attachmentsByTitle } from './062_attachments_by_title.js';
+import { listKeyCopies } from './063_list_key_copies.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Never edit a released one: add the next version. */
-export const MIGRATIONS: readonly Migration[] = [initial, changeVersion, uniqueSlugs, titleHashIndex, changeScopes, searchTextIndex, eventDayCounts, termListEnd, eventSearch, redirection, contactForms, popups, media, content, firstTermId, postsTypeStatusId, attachmentsByTitle];
+export const MIGRATIONS: readonly Migration[] = [initial, changeVersion, uniqueSlugs, titleHashIndex, changeScopes, searchTextIndex, eventDayCounts, termListEnd, eventSearch, redirection, contactForms, popups, media, content, firstTermId, postsTypeStatusId, attachmentsByTitle, listKeyCopies];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 

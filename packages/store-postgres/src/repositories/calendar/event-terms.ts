@@ -59,20 +59,6 @@ export async function replaceEventTerms(db: Db, eventId: number, lists: TermList
   return { removed: removed.map((r) => Number(r.term_id)), added: added.map((r) => Number(r.term_id)) };
 }
 
-/** Event fields term_relationships keeps a copy of (for the category and tag lists). */
-export const LIST_KEY_FIELDS = ['status', 'startDateUtc', 'endDateUtc', 'hideFromListings'] as const;
-
-/** Copies the event's list keys to its term assignments again, after they changed. */
-export async function syncEventTermKeys(db: Db, eventId: number): Promise<void> {
-  await db.sql.query(
-    `UPDATE ${db.t.termRelationships} r
-        SET status = e.status, start_utc = e.start_utc, end_utc = e.end_utc, hide_from_listings = e.hide_from_listings
-       FROM ${db.t.events} e
-      WHERE e.post_id = $1::bigint AND r.object_id = e.post_id`,
-    [eventId],
-  );
-}
-
 /** What the event contributed to term counts before and after a write: its terms when published, else none. */
 export function countDeltas(
   before: { published: boolean; termIds: readonly number[] },
