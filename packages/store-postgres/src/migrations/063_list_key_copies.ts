@@ -22,6 +22,10 @@ import type { Migration } from './migration.js';
  * - Copies already out of step (outside writes made before this migration) are put right first, with the tables
  *   locked against writes, so no write falls between the repair and the first statement the triggers keep.
  *
+ * At a million events (2.3 million term rows, two-core test machine) the migration took 4.4 s; an outside UPDATE of
+ * 10,000 events' dates took 11.0–11.5 s against 10.5–10.7 s without the trigger (most of it event_search's and the
+ * day counts'); a post's status set by SQL costs about 1 ms more, for the copies it now writes.
+ *
  * A row added to `term_relationships` outside siterest must still copy the keys itself (the store's insert reads
  * them from `events`, see replaceEventTerms); `status` is NOT NULL, so such an insert cannot leave it out.
  */
