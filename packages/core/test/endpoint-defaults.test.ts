@@ -28,6 +28,20 @@ describe('endpoint defaults', () => {
     expect(endpointDefaults(fixed, site)).toBe(endpointDefaults(fixed, site));
   });
 
+  it('are frozen all the way down: a handler cannot change a default list for the requests after it', async () => {
+    const site = createSite({ store: memoryStore(), logger: silentLogger });
+    await site.ready();
+    const endpoint = site.registry.match('/regenerate-thumbnails/v1/regenerate/5', 'POST')!.endpoint;
+    const defaults = endpointDefaults(endpoint, site);
+    const postTypes = defaults.update_usages_in_posts_post_type as unknown[];
+    expect(postTypes).toEqual([]);
+    expect(Object.isFrozen(postTypes)).toBe(true);
+    expect(() => postTypes.push('page')).toThrow(TypeError);
+    expect(endpointDefaults(endpoint, site).update_usages_in_posts_post_type).toEqual([]);
+    // The arg's own description of its default (what the index shows) is the same frozen list.
+    expect(Object.isFrozen(endpoint.args.update_usages_in_posts_post_ids!.default)).toBe(true);
+  });
+
   it('are never written by set(): a param only the defaults hold is set on the request', async () => {
     const site = createSite({ store: memoryStore(), logger: silentLogger });
     await site.ready();

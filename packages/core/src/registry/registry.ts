@@ -55,13 +55,27 @@ export function parseMethods(methods: string | readonly string[]): string[] {
   return list.map((m) => m.trim().toUpperCase()).filter(Boolean);
 }
 
+/**
+ * A default and everything in it, frozen: every request without the param shares the one value, so a handler that
+ * pushed to a default list (`default: []`) would have changed it for every later request. Frozen, such a change
+ * throws, and the request gets WordPress's error instead of the next ones getting its leftovers.
+ */
+function frozenDefault<T>(value: T, seen = new WeakSet<object>()): T {
+  if (typeof value !== 'object' || value === null || seen.has(value)) return value;
+  seen.add(value);
+  Object.freeze(value);
+  // Also inside a value frozen already: Object.freeze reaches one level down.
+  for (const key of Reflect.ownKeys(value)) frozenDefault((value as Record<PropertyKey, unknown>)[key], seen);
+  return value;
+}
+
 function compileEndpoint(definition: EndpointDefinition): CompiledEndpoint {
   const args = definition.args ?? {};
   const defaults: Record<string, unknown> = {};
   const dynamicDefaults: Array<[string, (site: SiteContext) => unknown]> = [];
   for (const [name, spec] of Object.entries(args)) {
     if (spec.defaultFrom) dynamicDefaults.push([name, spec.defaultFrom]);
-    else if (spec.default !== undefined) defaults[name] = spec.default;
+    else if (spec.default !== undefined) defaults[name] = frozenDefault(spec.default);
   }
   return {
     methods: parseMethods(definition.methods),
@@ -88,7 +102,7 @@ export function endpointDefaults(endpoint: CompiledEndpoint, site: SiteContext):
   const kept = endpoint.defaultsAt;
   if (kept && kept.settings === settings && kept.second === second) return kept.values;
   const values: Record<string, unknown> = { ...endpoint.defaults };
-  for (const [name, resolve] of endpoint.dynamicDefaults) values[name] = resolve(site);
+  for (const [name, resolve] of endpoint.dynamicDefaults) values[name] = frozenDefault(resolve(site));
   endpoint.defaultsAt = { settings, second, values: Object.freeze(values) };
   return endpoint.defaultsAt.values;
 }
