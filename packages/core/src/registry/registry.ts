@@ -61,7 +61,8 @@ export function parseMethods(methods: string | readonly string[]): string[] {
  * throws, and the request gets WordPress's error instead of the next ones getting its leftovers.
  */
 function frozenDefault<T>(value: T, seen = new WeakSet<object>()): T {
-  if (typeof value !== 'object' || value === null || seen.has(value)) return value;
+  // A buffer's bytes cannot be frozen (Object.freeze throws on them): such a default stays as it is.
+  if (typeof value !== 'object' || value === null || seen.has(value) || ArrayBuffer.isView(value)) return value;
   seen.add(value);
   Object.freeze(value);
   // Also inside a value frozen already: Object.freeze reaches one level down.
