@@ -12,6 +12,7 @@ export type ArgType = 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'o
 export interface ArgSchema {
   title?: string;
   description?: string;
+  /** Shared by every request that leaves the param out, so frozen (lists and objects inside it too) when the route is registered. */
   default?: unknown;
   type?: ArgType | ArgType[];
   format?: string;
