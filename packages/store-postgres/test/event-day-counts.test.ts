@@ -1,18 +1,18 @@
 import fc from 'fast-check';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { createSite, isStoreError, silentLogger, ZERO_DATE, type EventQuery } from '@siterest/core';
 import { newEvent } from '@siterest/core/testing';
 import type { PostgresStore } from '../src/index.js';
 import { eventListSql } from '../src/repositories/calendar/event-list.js';
 import { tablesIn } from '../src/tables.js';
-import { emptySchema, useSharedSchema, type TestDatabase } from './support/database.js';
+import { useSharedSchema, type TestDatabase } from './support/database.js';
 
 /**
  * event_day_counts (migration 012) against the events themselves: the table equals a recount after any writes,
  * concurrent ones included, and a list total taken from it equals a plain count(*) of the same condition (the page
  * equals the plain ordered query's).
  */
-const shared = useSharedSchema('daycounts');
+const shared = useSharedSchema('daycounts', { emptiedBeforeEach: true });
 const { schema } = shared;
 const s = `"${schema}"`;
 let db: TestDatabase;
@@ -21,9 +21,6 @@ let store: PostgresStore;
 let other: PostgresStore;
 beforeAll(() => void ({ db, store, other } = shared));
 
-beforeEach(async () => {
-  await emptySchema(db, schema);
-});
 
 const KEY = `status, hide_from_listings AS hidden, start_day::text AS start_day, end_day::text AS end_day`;
 

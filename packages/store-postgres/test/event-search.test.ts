@@ -1,17 +1,17 @@
 import fc from 'fast-check';
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { isStoreError, searchTerms, ZERO_DATE, type EventQuery } from '@siterest/core';
 import { newEvent } from '@siterest/core/testing';
 import type { PostgresStore } from '../src/index.js';
 import { containsPattern } from '../src/sql/like.js';
-import { emptySchema, useSharedSchema, type TestDatabase } from './support/database.js';
+import { useSharedSchema, type TestDatabase } from './support/database.js';
 
 /**
  * event_search (migration 014) against the events and posts themselves: the table equals a recomputation after any
  * writes, concurrent ones included, and a searched list's total and page equal a plain query with ILIKE on each
  * searched column of `posts`, as the search was written before the table existed.
  */
-const shared = useSharedSchema('eventsearch');
+const shared = useSharedSchema('eventsearch', { emptiedBeforeEach: true });
 const { schema } = shared;
 const s = `"${schema}"`;
 let db: TestDatabase;
@@ -20,9 +20,6 @@ let store: PostgresStore;
 let other: PostgresStore;
 beforeAll(() => void ({ db, store, other } = shared));
 
-beforeEach(async () => {
-  await emptySchema(db, schema);
-});
 
 const COLUMNS = `post_id::int AS id, status, hide_from_listings AS hidden, start_utc::text AS start_utc, end_utc::text AS end_utc, body`;
 

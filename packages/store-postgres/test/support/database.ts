@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { openPGlite, postgresStore, type PostgresStore, type PostgresStoreOptions } from '../../src/index.js';
 
 /** Tests run on the server named by DATABASE_URL, else on an in-memory PGlite. */
@@ -83,9 +83,13 @@ export function useMigratedStore(label: string): { store: PostgresStore; db: Tes
 /**
  * Two store instances on one migrated schema of its own for one test file, as two processes of an app would open
  * it (the second for concurrent writes and cross-instance reads): opened before the file's tests, closed and
- * dropped after them. The returned object's fields other than `schema` are set once `beforeAll` ran.
+ * dropped after them; with `emptiedBeforeEach`, its tables are emptied before each test. The returned object's
+ * fields other than `schema` are set once `beforeAll` ran.
  */
-export function useSharedSchema(label: string): { store: PostgresStore; other: PostgresStore; db: TestDatabase; schema: string } {
+export function useSharedSchema(
+  label: string,
+  options: { emptiedBeforeEach?: boolean } = {},
+): { store: PostgresStore; other: PostgresStore; db: TestDatabase; schema: string } {
   const handle = { schema: uniqueSchema(label) } as { store: PostgresStore; other: PostgresStore; db: TestDatabase; schema: string };
   beforeAll(async () => {
     handle.db = await openTestDatabase();
@@ -93,6 +97,8 @@ export function useSharedSchema(label: string): { store: PostgresStore; other: P
     handle.other = postgresStore({ ...handle.db.connection('siterest-test-b'), schema: handle.schema });
     await handle.store.migrate();
   });
+  // Each test from empty tables (see emptySchema), when asked.
+  if (options.emptiedBeforeEach) beforeEach(() => emptySchema(handle.db, handle.schema));
   afterAll(async () => {
     await handle.store?.close();
     await handle.other?.close();
