@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSite, manualClock, silentLogger } from '@siterest/core';
+import { builtInNamespaces, createSite, defineNamespace, manualClock, READABLE, silentLogger } from '@siterest/core';
 import { memoryStore } from '@siterest/store-memory';
 import { ApiRequest } from '../src/http/api-request.js';
 import { endpointDefaults } from '../src/registry/registry.js';
@@ -40,6 +40,32 @@ describe('endpoint defaults', () => {
     expect(endpointDefaults(endpoint, site).update_usages_in_posts_post_type).toEqual([]);
     // The arg's own description of its default (what the index shows) is the same frozen list.
     expect(Object.isFrozen(endpoint.args.update_usages_in_posts_post_ids!.default)).toBe(true);
+  });
+
+  it("freeze an embedder's own route's defaults too, but leave a buffer as it is (its bytes cannot be frozen)", async () => {
+    const mine = defineNamespace({
+      namespace: 'my-app/v1',
+      routes: [
+        {
+          path: '/things',
+          endpoints: [
+            {
+              methods: READABLE,
+              args: { tags: { type: 'array', default: [['a']] }, seed: { default: Buffer.from('seed') } },
+              handler: (request) => ({ tags: request.get('tags'), seed: String(request.get('seed')) }),
+            },
+          ],
+        },
+      ],
+    });
+    const site = createSite({ store: memoryStore(), logger: silentLogger, namespaces: [...builtInNamespaces(), mine] });
+    await site.ready();
+    const defaults = endpointDefaults(site.registry.match('/my-app/v1/things', 'GET')!.endpoint, site);
+    expect(Object.isFrozen((defaults.tags as unknown[][])[0])).toBe(true);
+    expect(Object.isFrozen(defaults.seed)).toBe(false);
+    const answer = await site.handle({ method: 'GET', path: '/my-app/v1/things', query: '', headers: {} });
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toEqual({ tags: [['a']], seed: 'seed' });
   });
 
   it('are never written by set(): a param only the defaults hold is set on the request', async () => {
