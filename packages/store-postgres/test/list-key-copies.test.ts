@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { calendar, type EventQuery } from '@siterest/core';
 import { newEvent } from '@siterest/core/testing';
 import type { PostgresStore } from '../src/index.js';
-import { useSharedSchema, type TestDatabase } from './support/database.js';
+import { DATABASE_URL, useSharedSchema, type TestDatabase } from './support/database.js';
 
 /**
  * The list's copies of an event's keys (`events.status` of the post's status; status, start, end and hidden flag in
@@ -24,7 +24,10 @@ const KEYS = `status, start_utc::text AS start_utc, end_utc::text AS end_utc, hi
 async function copiesAndSources() {
   const statuses = await db.admin(`SELECT e.post_id::int AS id, e.status FROM ${s}.events e ORDER BY e.post_id`);
   const postStatuses = await db.admin(`SELECT p.id::int AS id, p.status FROM ${s}.posts p JOIN ${s}.events e ON e.post_id = p.id ORDER BY p.id`);
-  const termRows = await db.admin(`SELECT object_id::int AS id, term_id::int AS term, ${KEYS} FROM ${s}.term_relationships ORDER BY object_id, term_id`);
+  // The rows of events (a row of another post copies nothing).
+  const termRows = await db.admin(
+    `SELECT object_id::int AS id, term_id::int AS term, ${KEYS} FROM ${s}.term_relationships WHERE object_id IN (SELECT post_id FROM ${s}.events) ORDER BY object_id, term_id`,
+  );
   const eventKeys = await db.admin(
     `SELECT r.object_id::int AS id, r.term_id::int AS term, e.status, e.start_utc::text AS start_utc, e.end_utc::text AS end_utc, e.hide_from_listings AS hidden
        FROM ${s}.term_relationships r JOIN ${s}.events e ON e.post_id = r.object_id ORDER BY r.object_id, r.term_id`,
@@ -82,8 +85,64 @@ describe('the list keys copied from posts and events', () => {
     expect(await ids({ categoryIds: [jazz], ...march })).toEqual([a!.id, b!.id]);
   });
 
+  it('are taken from the event when a row is added outside siterest, whatever the insert wrote (migration 64)', async () => {
+    const { jazz, free } = await terms(store);
+    const draft = await store.events.create(newEvent({ title: 'Draft', status: 'draft', startDateUtc: at(1), endDateUtc: at(1, 12) }));
+    const moved = await store.events.create(newEvent({ title: 'Moved', startDateUtc: at(2), endDateUtc: at(2, 12) }));
+    const post = await db.admin(
+      `INSERT INTO ${s}.posts (type, status, title, slug, post_date, post_date_gmt, post_modified, post_modified_gmt)
+       VALUES ('post', 'publish', 'A post', 'a-post', '2027-01-01 00:00:00', '2027-01-01 00:00:00', '2027-01-01 00:00:00', '2027-01-01 00:00:00') RETURNING id::int AS id`,
+    );
+    const postId = post[0]!.id as number;
+    const march = { startsAfter: at(0, 0), endsBefore: at(20, 0) };
+    // An import filing events under terms, with keys of its own: a draft as published, no dates at all, the wrong
+    // type; and one statement of several rows, with a post that is not an event among them.
+    await db.admin(
+      `INSERT INTO ${s}.term_relationships (object_id, term_id, taxonomy, object_type, status, start_utc, end_utc, hide_from_listings)
+       VALUES ($1, $3, '${calendar.CATEGORY_TAXONOMY}', 'cal_events', 'publish', NULL, NULL, false),
+              ($2, $3, '${calendar.CATEGORY_TAXONOMY}', 'post', 'draft', NULL, NULL, true),
+              ($5, $4, '${calendar.TAG_TAXONOMY}', 'anything', 'whatever', NULL, NULL, true)`,
+      [draft.id, moved.id, jazz, free, postId],
+    );
+    await db.admin(`INSERT INTO ${s}.term_relationships (object_id, term_id, taxonomy, object_type, status) VALUES ($1, $2, '${calendar.TAG_TAXONOMY}', 'cal_events', 'trash')`, [moved.id, free]);
+    await expectCopiesCurrent();
+    const types = await db.admin(`SELECT object_id::int AS id, object_type, status FROM ${s}.term_relationships ORDER BY object_id, taxonomy`);
+    expect(types).toEqual([
+      { id: draft.id, object_type: 'cal_events', status: 'draft' },
+      { id: moved.id, object_type: 'cal_events', status: 'publish' },
+      { id: moved.id, object_type: 'cal_events', status: 'publish' },
+      // Not an event: left as the insert wrote it.
+      { id: postId, object_type: 'anything', status: 'whatever' },
+    ]);
+    expect(await ids({ categoryIds: [jazz], ...march })).toEqual([moved.id]);
+    expect(await ids({ tagIds: [free], ...march })).toEqual([moved.id]);
+  });
+
+  it.skipIf(!DATABASE_URL)(
+    'are read after an event update in flight when a row is added beside it (needs DATABASE_URL: PGlite runs one statement at a time)',
+    async () => {
+      const { jazz } = await terms(store);
+      const event = await store.events.create(newEvent({ startDateUtc: at(1), endDateUtc: at(1, 12) }));
+      let inserted: Promise<unknown> | undefined;
+      await other.sql.transaction(async (tx) => {
+        await tx.query(`UPDATE ${s}.events SET start_utc = $2::timestamp, end_utc = $2::timestamp + interval '2 hours' WHERE post_id = $1`, [event.id, at(5)]);
+        // The outside insert starts while the update is not committed: its keys must be the update's, not the ones
+        // before it (the update's trigger cannot see the inserted row).
+        inserted = db.admin(
+          `INSERT INTO ${s}.term_relationships (object_id, term_id, taxonomy, object_type, status) VALUES ($1, $2, '${calendar.CATEGORY_TAXONOMY}', 'cal_events', 'publish')`,
+          [event.id, jazz],
+        );
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      });
+      await inserted;
+      const { termRows } = await expectCopiesCurrent();
+      expect(termRows).toEqual([{ id: event.id, term: jazz, status: 'publish', start_utc: '2027-03-15 10:00:00', end_utc: '2027-03-15 12:00:00', hidden: false }]);
+    },
+  );
+
   it('stay current under 1,000 concurrent siterest updates and outside statements on two instances (150 on PGlite)', async () => {
     const { jazz, free } = await terms(store);
+    const imported = (await store.terms.create({ taxonomy: calendar.CATEGORY_TAXONOMY, name: 'Imported', slug: 'imported', description: '', parentId: 0 })).id;
     const events: number[] = [];
     for (let i = 0; i < 6; i++) events.push((await store.events.create(newEvent({ startDateUtc: at(i), endDateUtc: at(i, 12), categoryIds: [jazz], tagIds: i % 2 ? [free] : [] }))).id);
     const total = db.kind === 'postgres' ? 1000 : 150;
@@ -100,7 +159,15 @@ describe('the list keys copied from posts and events', () => {
           case 2:
             return db.admin(`UPDATE ${s}.posts SET status = $2 WHERE id = $1`, [id, STATUSES[(i + 1) % 4]]);
           case 3:
-            return db.admin(`UPDATE ${s}.events SET start_utc = $2::timestamp, end_utc = $2::timestamp + interval '1 hour' WHERE post_id = $1`, [id, at(i % 7, 8)]);
+            return i % 2
+              ? db.admin(`UPDATE ${s}.events SET start_utc = $2::timestamp, end_utc = $2::timestamp + interval '1 hour' WHERE post_id = $1`, [id, at(i % 7, 8)])
+              : // An outside tool filing the event under a term of its own, with keys it made up, or taking it away.
+                db.admin(
+                  i % 4
+                    ? `INSERT INTO ${s}.term_relationships (object_id, term_id, taxonomy, object_type, status) VALUES ($1, $2, '${calendar.CATEGORY_TAXONOMY}', 'cal_events', 'publish') ON CONFLICT DO NOTHING`
+                    : `DELETE FROM ${s}.term_relationships WHERE object_id = $1 AND term_id = $2`,
+                  [id, imported],
+                );
           default:
             return instance.events.update(id, { categoryIds: i % 2 ? [jazz] : [], tagIds: [free] });
         }

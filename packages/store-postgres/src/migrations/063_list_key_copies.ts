@@ -26,8 +26,8 @@ import type { Migration } from './migration.js';
  * 10,000 events' dates took 11.0–11.5 s against 10.5–10.7 s without the trigger (most of it event_search's and the
  * day counts'); a post's status set by SQL costs about 1 ms more, for the copies it now writes.
  *
- * A row added to `term_relationships` outside siterest must still copy the keys itself (the store's insert reads
- * them from `events`, see replaceEventTerms); `status` is NOT NULL, so such an insert cannot leave it out.
+ * A row added to `term_relationships` outside siterest still had to copy the keys itself: migration 64 takes them
+ * from the event instead.
  */
 export const listKeyCopies: Migration = {
   version: 63,
