@@ -159,4 +159,38 @@ describe('round trips of uncached calendar lists', () => {
     const termLookups = statements.filter((text) => text.includes('t.slug = $2'));
     expect(termLookups, statements.join('\n')).toHaveLength(1);
   });
+
+  it('finds the events of a category and a tag together once, for both the page and its total', async () => {
+    const { store } = await setUp();
+    const jazz = await store.terms.create({ taxonomy: taxonomies.category, name: 'Jazz', slug: 'jazz', description: '', parentId: 0 });
+    const free = await store.terms.create({ taxonomy: taxonomies.tag, name: 'Free', slug: 'free', description: '', parentId: 0 });
+    for (let n = 0; n < 6; n++) {
+      const day = `2027-01-${String(10 + n).padStart(2, '0')}`;
+      await store.events.create(newEvent({ categoryIds: [jazz.id], tagIds: n % 2 ? [free.id] : [], startDateUtc: `${day} 10:00:00`, endDateUtc: `${day} 12:00:00` }));
+    }
+    const seen: Array<[string, unknown[]]> = [];
+    const sql = store.sql;
+    const query = sql.query;
+    sql.query = ((text: string, values?: unknown[], ...rest: unknown[]) => {
+      if (!VERSION_READ.test(text)) seen.push([text, values ?? []]);
+      return (query as (...args: unknown[]) => Promise<unknown>).call(sql, text, values, ...rest);
+    }) as typeof sql.query;
+    let page: Awaited<ReturnType<typeof store.events.list>> | undefined;
+    try {
+      page = await store.events.list({ statuses: ['publish'], categoryIds: [jazz.id], tagIds: [free.id], excludeHidden: true, orderBy: 'start', offset: 0, limit: 2 });
+    } finally {
+      sql.query = query;
+    }
+    expect(page!.total).toBe(3);
+    expect(seen).toHaveLength(1);
+    const [text, values] = seen[0]!;
+    const [row] = await store.sql.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values);
+    // Reads of the term rows that find the events (not the lookups by event of each record's own terms): one for the
+    // category and one for the tag. Joined once for the page and again for the total, they were read twice each.
+    const termScans = (node: Record<string, unknown>): number =>
+      (node['Relation Name'] === 'term_relationships' && node['Index Name'] !== 'term_relationships_pkey' ? 1 : 0) +
+      ((node.Plans as Array<Record<string, unknown>> | undefined) ?? []).reduce((sum, child) => sum + termScans(child), 0);
+    const plan = (row!['QUERY PLAN'] as Array<{ Plan: Record<string, unknown> }>)[0]!.Plan;
+    expect(termScans(plan), JSON.stringify(plan)).toBe(2);
+  });
 });
