@@ -3,10 +3,10 @@ import type { EventQuery, LinkedPostQuery, TermQuery } from '../store/queries.js
 import type { EventRecord, TermRecord } from '../store/records.js';
 import type { SiteStore } from '../store/repositories.js';
 import { newEvent, newOrganizer, newVenue, taxonomies } from './fixtures.js';
-import { contactFormsAndPopupsContract } from './store-contract-forms.js';
-import { mediaStoreContract } from './media-contract.js';
-import { redirectionStoreContract } from './redirection-contract.js';
-import { contentStoreContract } from './content-contract.js';
+import { contactFormsAndPopupsContract, newContactForm, newPopup, newSubmission } from './store-contract-forms.js';
+import { mediaStoreContract, newAttachment } from './media-contract.js';
+import { newRedirect, redirectionStoreContract } from './redirection-contract.js';
+import { contentStoreContract, newContent } from './content-contract.js';
 
 export interface StoreFactory {
   /** A fresh, empty store for one test. */
@@ -155,6 +155,54 @@ export function storeContractSuite(name: string, factory: StoreFactory): void {
         expect(await store.events.list(eventQuery({ offset: 1e21, limit: 10 }))).toEqual({ items: [], total: 1 });
         expect(await store.events.list(eventQuery({ offset: 2 ** 63, limit: 2 ** 63 }))).toEqual({ items: [], total: 1 });
         expect(await store.terms.list(termQuery({ offset: 1e21 }))).toEqual({ items: [], total: 1 });
+      });
+
+      it('finds nothing, and changes nothing, for such ids in the other namespaces either', async () => {
+        // One record of each kind, so a lookup that matched the wrong row would show.
+        const group = await store.redirection.groups.create({ name: 'G', moduleId: 1, status: 'enabled', position: 0 });
+        const redirect = await store.redirection.redirects.create(newRedirect({ groupId: group.id }), { appendPosition: true });
+        const form = await store.contactForms.create(newContactForm());
+        const submission = await store.contactForms.submissions.create(newSubmission(form.id));
+        const popup = await store.popups.create(newPopup());
+        const attachment = await store.attachments.create(newAttachment());
+        const article = await store.content.create(newContent());
+        for (const id of [2 ** 63, 2 ** 64, 1e21, 2 ** 53 + 2, 1.5]) {
+          const { redirects, groups } = store.redirection;
+          const { submissions, outbox } = store.contactForms;
+          expect([
+            id,
+            await redirects.get(id),
+            await redirects.update(id, { title: 'x' }),
+            await groups.get(id),
+            await groups.update(id, { name: 'x' }),
+            await store.contactForms.get(id),
+            await submissions.get(id),
+            await submissions.update(id, { status: 'spam' }),
+            await outbox.get(id),
+            await outbox.update(id, { attempts: 1 }),
+            await store.contactForms.update(id, { title: 'x' }),
+            await store.popups.get(id),
+            await store.popups.update(id, { title: 'x' }),
+            await store.popups.recordOpen(id, 1),
+            await store.popups.resetCount(id),
+            await store.attachments.get(id),
+            await store.content.get(id),
+            await store.content.update(id, { title: 'x' }),
+          ]).toEqual([id, ...Array<null>(17).fill(null)]);
+          expect([
+            await redirects.delete({ ids: [id] }),
+            await submissions.delete(id),
+            await submissions.deleteForForm(id),
+            await store.contactForms.delete(id),
+            await store.popups.delete(id),
+            await store.attachments.delete(id),
+            await store.content.delete(id),
+          ]).toEqual([0, false, [], false, false, false, false]);
+          await expect(redirects.create(newRedirect({ groupId: id }), { appendPosition: true })).rejects.toMatchObject({ kind: 'not_found' });
+        }
+        expect(await store.redirection.redirects.get(redirect.id)).toEqual(redirect);
+        expect(await store.contactForms.submissions.get(submission.id)).toEqual(submission);
+        expect([await store.popups.get(popup.id), await store.attachments.get(attachment.id), await store.content.get(article.id)]).toEqual([popup, attachment, article]);
       });
     });
 

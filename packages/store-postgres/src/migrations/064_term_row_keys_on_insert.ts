@@ -16,7 +16,9 @@ import type { Migration } from './migration.js';
  *   in the same statement, so it finds nothing to change: two primary-key lookups per inserted row.
  * - It first takes a share lock on the events' rows. Without it, an insert running beside an update of the same
  *   event could copy the keys from before the update, and the update's own trigger, which cannot see the
- *   uncommitted row, would leave it so. siterest's writes already hold their event's row.
+ *   uncommitted row, would leave it so. siterest's writes already hold their event's row. An outside transaction
+ *   that adds an event's term rows and then updates its post can now meet a siterest update of that event in a
+ *   deadlock; PostgreSQL fails one of the two, and siterest runs its own again (as for its other deadlocks).
  * - Rows of objects that are not events (none are filed by siterest today) are left as they were.
  * - Rows already out of step are put right first, with the tables locked against writes, as migration 63 did.
  */

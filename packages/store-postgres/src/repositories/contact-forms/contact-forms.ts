@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ContactFormOrderKey, ContactFormQuery, ContactFormRecord, ContactFormRepository, NewContactForm } from '@siterest/core';
-import { Params } from '../../sql/params.js';
+import { idValue, Params } from '../../sql/params.js';
 import { col } from '../columns.js';
 import { atomically, type Db } from '../db.js';
 import { insertPost, lockPost, readPost, recordColumns, toRecord, updatePost } from '../post-rows.js';
@@ -82,7 +82,7 @@ export function contactFormRepository(db: Db): ContactFormRepository {
         return readPost<ContactFormRecord>(tx, CONTACT_FORM, id);
       }),
     delete: async (id) => {
-      const rows = await db.sql.query(`DELETE FROM ${db.t.posts} WHERE id = $1::bigint AND type = 'contact_form' RETURNING id`, [id]);
+      const rows = await db.sql.query(`DELETE FROM ${db.t.posts} WHERE id = $1::bigint AND type = 'contact_form' RETURNING id`, [idValue(id)]);
       return rows.length > 0;
     },
     submissions: submissionRepository(db),

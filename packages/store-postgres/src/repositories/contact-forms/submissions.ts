@@ -1,6 +1,6 @@
 import type { NewOutboxRecord, NewSubmission, OutboxRecord, OutboxRepository, SubmissionRecord, SubmissionRepository } from '@siterest/core';
 import type { Row } from '../../sql/client.js';
-import { Params } from '../../sql/params.js';
+import { idValue, Params } from '../../sql/params.js';
 import type { Db } from '../db.js';
 
 const json = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
@@ -69,7 +69,7 @@ export function submissionRepository(db: Db): SubmissionRepository {
       return toSubmission(row!);
     },
     get: async (id) => {
-      const [row] = await db.sql.query(`SELECT ${SUBMISSION_COLUMNS} FROM ${t} WHERE id = $1::bigint`, [id]);
+      const [row] = await db.sql.query(`SELECT ${SUBMISSION_COLUMNS} FROM ${t} WHERE id = $1::bigint`, [idValue(id)]);
       return row ? toSubmission(row) : null;
     },
     list: async (query) => {
@@ -99,8 +99,8 @@ export function submissionRepository(db: Db): SubmissionRepository {
       const [row] = await db.sql.query(sql, params.values);
       return row ? toSubmission(row) : null;
     },
-    delete: async (id) => (await db.sql.query(`DELETE FROM ${t} WHERE id = $1::bigint RETURNING id`, [id])).length > 0,
-    deleteForForm: async (formId) => (await db.sql.query(`DELETE FROM ${t} WHERE form_id = $1::bigint RETURNING ${SUBMISSION_COLUMNS}`, [formId])).map(toSubmission),
+    delete: async (id) => (await db.sql.query(`DELETE FROM ${t} WHERE id = $1::bigint RETURNING id`, [idValue(id)])).length > 0,
+    deleteForForm: async (formId) => (await db.sql.query(`DELETE FROM ${t} WHERE form_id = $1::bigint RETURNING ${SUBMISSION_COLUMNS}`, [idValue(formId)])).map(toSubmission),
   };
 }
 
@@ -117,7 +117,7 @@ export function outboxRepository(db: Db): OutboxRepository {
       return toOutbox(row!);
     },
     get: async (id) => {
-      const [row] = await db.sql.query(`SELECT ${OUTBOX_COLUMNS} FROM ${t} WHERE id = $1::bigint`, [id]);
+      const [row] = await db.sql.query(`SELECT ${OUTBOX_COLUMNS} FROM ${t} WHERE id = $1::bigint`, [idValue(id)]);
       return row ? toOutbox(row) : null;
     },
     list: async (query) => {

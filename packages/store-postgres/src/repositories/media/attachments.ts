@@ -7,7 +7,7 @@ import {
   type Patch,
 } from '@siterest/core';
 import type { Row } from '../../sql/client.js';
-import { Params } from '../../sql/params.js';
+import { idValue, Params } from '../../sql/params.js';
 import { col } from '../columns.js';
 import { atomically, type Db } from '../db.js';
 import { countOf, pageWithTotal } from '../paging.js';
@@ -97,7 +97,7 @@ export function attachmentRepository(db: Db, changed: () => Promise<void>): Atta
       return updated;
     },
     delete: async (id: number) => {
-      const gone = await db.sql.query(`DELETE FROM ${db.t.posts} WHERE id = $1::bigint AND type = 'attachment' RETURNING id`, [id]);
+      const gone = await db.sql.query(`DELETE FROM ${db.t.posts} WHERE id = $1::bigint AND type = 'attachment' RETURNING id`, [idValue(id)]);
       if (gone.length) await changed();
       return gone.length > 0;
     },

@@ -1,6 +1,6 @@
 import type { NewPopup, PopupCounts, PopupRecord, PopupRepository } from '@siterest/core';
 import type { Row } from '../../sql/client.js';
-import { Params } from '../../sql/params.js';
+import { idValue, Params } from '../../sql/params.js';
 import { col } from '../columns.js';
 import { atomically, type Db } from '../db.js';
 import { countOf, pageWithTotal } from '../paging.js';
@@ -55,7 +55,7 @@ export function popupRepository(db: Db): PopupRepository {
         await updatePost(tx, POPUP, id, patch as Record<string, unknown>);
         return readPost<PopupRecord>(tx, POPUP, id);
       }),
-    delete: async (id) => (await db.sql.query(`DELETE FROM ${db.t.posts} WHERE id = $1::bigint AND type = 'popup' RETURNING id`, [id])).length > 0,
+    delete: async (id) => (await db.sql.query(`DELETE FROM ${db.t.posts} WHERE id = $1::bigint AND type = 'popup' RETURNING id`, [idValue(id)])).length > 0,
     recordOpen: async (id, localTimestamp) => {
       const [row] = await db.sql.query(
         `WITH hit AS (
@@ -69,14 +69,14 @@ export function popupRepository(db: Db): PopupRepository {
            ON CONFLICT (name) DO UPDATE SET value = t.value + 1
          )
          SELECT * FROM hit`,
-        [id, localTimestamp],
+        [idValue(id), localTimestamp],
       );
       return row ? counts(row) : null;
     },
     resetCount: async (id) => {
       const [row] = await db.sql.query(
         `UPDATE ${db.t.popups} SET open_count = 0 WHERE post_id = $1::bigint RETURNING post_id, open_count, open_count_total, last_opened`,
-        [id],
+        [idValue(id)],
       );
       return row ? counts(row) : null;
     },

@@ -1,6 +1,6 @@
 import type { GroupFilter, RedirectGroupRepository } from '@siterest/core';
 import { containsPattern } from '../../sql/like.js';
-import { Params } from '../../sql/params.js';
+import { idValue, Params } from '../../sql/params.js';
 import { atomically, type Db } from '../db.js';
 import { countOf, pageWithTotal } from '../paging.js';
 import { toGroup } from './rows.js';
@@ -20,7 +20,7 @@ export function groupRepository(db: Db): RedirectGroupRepository {
   const t = db.t.redirection;
   return {
     get: async (id) => {
-      const [row] = await db.sql.query(`SELECT ${COLUMNS} FROM ${t.groups} WHERE id = $1`, [id]);
+      const [row] = await db.sql.query(`SELECT ${COLUMNS} FROM ${t.groups} WHERE id = $1::bigint`, [idValue(id)]);
       return row ? toGroup(row) : null;
     },
     list: async (query) => {

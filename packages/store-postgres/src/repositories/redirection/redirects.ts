@@ -1,5 +1,5 @@
 import { StoreError, type NewRedirect, type RedirectRepository } from '@siterest/core';
-import { Params } from '../../sql/params.js';
+import { idValue, Params } from '../../sql/params.js';
 import { atomically, type Db } from '../db.js';
 import { countOf, pageWithTotal } from '../paging.js';
 import { REDIRECT_COLUMNS, REDIRECT_INSERT_COLUMNS, redirectValues, redirectWhere, toRedirect, json } from './rows.js';
@@ -11,7 +11,7 @@ const ORDER = { id: 'i.id', url: 'lower(i.url) COLLATE "C"', hits: 'i.hits', las
  * concurrent appends to one group count each other and a group deleted meanwhile is noticed.
  */
 export async function insertRedirect(db: Db, input: NewRedirect, appendPosition: boolean): Promise<number> {
-  const [group] = await db.sql.query(`SELECT id FROM ${db.t.redirection.groups} WHERE id = $1 FOR UPDATE`, [input.groupId]);
+  const [group] = await db.sql.query(`SELECT id FROM ${db.t.redirection.groups} WHERE id = $1::bigint FOR UPDATE`, [idValue(input.groupId)]);
   if (!group) throw new StoreError('not_found', `No redirect group ${input.groupId}.`);
   const params = new Params();
   const position = appendPosition
@@ -26,7 +26,7 @@ export async function insertRedirect(db: Db, input: NewRedirect, appendPosition:
 
 export function redirectRepository(db: Db): RedirectRepository {
   const get = async (id: number) => {
-    const [row] = await db.sql.query(`SELECT ${REDIRECT_COLUMNS} FROM ${db.t.redirection.items} WHERE id = $1`, [id]);
+    const [row] = await db.sql.query(`SELECT ${REDIRECT_COLUMNS} FROM ${db.t.redirection.items} WHERE id = $1::bigint`, [idValue(id)]);
     return row ? toRedirect(row) : null;
   };
   const change = async (filter: Parameters<RedirectRepository['setStatus']>[0], set: string, extra: unknown[] = []) => {
