@@ -17,7 +17,6 @@ let store: PostgresStore;
 let other: PostgresStore;
 beforeAll(() => void ({ db, store, other } = shared));
 
-
 const KEYS = `status, start_utc::text AS start_utc, end_utc::text AS end_utc, hide_from_listings AS hidden`;
 
 /** Every copy next to what it copies, in one order: equal when the copies are current. */
