@@ -241,6 +241,35 @@ describe.each(storeVariants())('parity with The Events Calendar: password-protec
   });
 });
 
+describe.each(storeVariants())('parity with WordPress: the calendar\'s posts through wp/v2 ($label)', (variant) => {
+  const cal = useCalendar({ store: variant });
+  const WP = '/wp/v2';
+
+  it('cuts an excerpt made from the content to excerpt_length words, as wp_trim_words does, and never a stored one', async () => {
+    const description = 'One two three four five six seven eight';
+    const made = await cal.call('administrator', 'POST', `${NS}/events`, { title: 'Words', ...when, description });
+    const excerptOf = async (query: string) => (await cal.get(`${WP}/cal_events/${made.body.id}${query}`)).body.excerpt.rendered;
+    expect(await excerptOf('')).toBe(`<p>${description}</p>\n`);
+    expect(await excerptOf('?excerpt_length=3')).toBe('<p>One two three [&hellip;]</p>\n');
+    expect(await excerptOf('?excerpt_length=8')).toBe(`<p>${description}</p>\n`);
+    expect(await excerptOf('?excerpt_length=2000000000000')).toBe(`<p>${description}</p>\n`);
+    // PHP's preg_split limit of count + 1: 0 keeps no word, -1 and -2 (no limit) drop the last word, below that
+    // (no split) only the "more" is left.
+    expect(await excerptOf('?excerpt_length=0')).toBe('<p> [&hellip;]</p>\n');
+    expect(await excerptOf('?excerpt_length=-1')).toBe('<p>One two three four five six seven [&hellip;]</p>\n');
+    expect(await excerptOf('?excerpt_length=-2')).toBe('<p>One two three four five six seven [&hellip;]</p>\n');
+    expect(await excerptOf('?excerpt_length=-3')).toBe('<p> [&hellip;]</p>\n');
+    const refused = await cal.get(`${WP}/cal_events/${made.body.id}?excerpt_length=some`);
+    expect([refused.status, refused.body.code, refused.body.data.params]).toEqual([400, 'rest_invalid_param', { excerpt_length: 'excerpt_length is not of type integer.' }]);
+    // An update's answer is cut too: the posts controller reads the value wherever it was sent.
+    const updated = await cal.call('administrator', 'POST', `${WP}/cal_events/${made.body.id}?excerpt_length=2`, { title: 'Words!' });
+    expect([updated.status, updated.body.excerpt.rendered]).toEqual([200, '<p>One two [&hellip;]</p>\n']);
+    const stored = await cal.call('administrator', 'POST', `${WP}/cal_events/${made.body.id}`, { excerpt: 'A stored excerpt of six words' });
+    expect(stored.status).toBe(200);
+    expect(await excerptOf('?excerpt_length=1')).toBe('<p>A stored excerpt of six words</p>\n');
+  });
+});
+
 describe.each(storeVariants())('password protection from server-side code ($label)', (variant) => {
   const cal = useCalendar({ store: variant });
 

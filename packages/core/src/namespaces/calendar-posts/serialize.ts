@@ -1,5 +1,6 @@
 import type { ApiRequest } from '../../http/api-request.js';
 import { allowedMethods } from '../../http/pipeline.js';
+import { intval } from '../../http/php.js';
 import type { EventRecord, OrganizerRecord, PostRecord, VenueRecord } from '../../store/records.js';
 import { stripAllTags, trimWords } from '../calendar/format/excerpt.js';
 import { contentOf, excerptOf, titleOf } from '../calendar/format/memoized.js';
@@ -32,10 +33,13 @@ function passwordAccess(request: ApiRequest, kind: CalendarPostKind, post: PostR
   return given === post.password;
 }
 
-/** get_the_excerpt: the stored excerpt, else the first 55 words of the rendered content. */
-function renderedExcerpt(post: PostRecord): string {
+/**
+ * get_the_excerpt: the stored excerpt, else the first words of the rendered content: 55, or the request's
+ * `excerpt_length` (the posts controller filters `excerpt_length` with it; a stored excerpt is never cut).
+ */
+function renderedExcerpt(post: PostRecord, length: number): string {
   if (post.excerpt) return withNewline(excerptOf(post.excerpt));
-  const words = trimWords(stripAllTags(contentOf(post.content)), 55, ' [&hellip;]');
+  const words = trimWords(stripAllTags(contentOf(post.content)), length, ' [&hellip;]');
   return withNewline(excerptOf(words));
 }
 
@@ -153,7 +157,10 @@ export async function serializeCalendarPost(request: ApiRequest, kind: CalendarP
     const rendered = locked ? '' : withNewline(contentOf(post.content));
     data.content = edit ? { raw: post.content, rendered, protected: protectedContent, block_version: 0 } : { rendered, protected: protectedContent };
   }
-  const excerpt = locked ? '' : renderedExcerpt(post);
+  // Read wherever it was sent, as `$request['excerpt_length']`: an update's answer is cut by it too (its value
+  // then unchecked, and cast as PHP's `(int)` cast of the filter's result does).
+  const length = request.get('excerpt_length');
+  const excerpt = locked ? '' : renderedExcerpt(post, length === undefined ? 55 : intval(length));
   data.excerpt = edit ? { raw: post.excerpt, rendered: excerpt, protected: protectedContent } : { rendered: excerpt, protected: protectedContent };
   data.author = post.authorId;
   data.featured_media = post.imageId;

@@ -45,9 +45,16 @@ export function stripAllTags(html: string, removeBreaks = false): string {
   return phpTrim(text);
 }
 
-/** `wp_trim_words` (word-counting locales): tags stripped, at most `count` words, `more` appended when cut. */
+/**
+ * `wp_trim_words` (word-counting locales): tags stripped, at most `count` words, `more` appended when cut. PHP
+ * splits the text into at most `count + 1` pieces and drops the last piece when there are more than `count`; a
+ * limit of 0 or -1 means no limit and one below -1 no split at all, so a `count` below 0 (which a client can ask
+ * for through `excerpt_length`) always cuts: -1 and -2 drop the last word, anything lower leaves only `more`.
+ */
 export function trimWords(text: string, count = 55, more = ' [&hellip;]'): string {
+  if (count < -2) return more;
   const words = stripAllTags(text).split(/[\n\r\t ]+/).filter((word) => word !== '');
+  if (count < 0) return words.slice(0, -1).join(' ') + more;
   if (words.length > count) return words.slice(0, count).join(' ') + more;
   return words.join(' ');
 }
