@@ -193,4 +193,58 @@ describe('round trips of uncached calendar lists', () => {
     const plan = (row!['QUERY PLAN'] as Array<{ Plan: Record<string, unknown> }>)[0]!.Plan;
     expect(termScans(plan), JSON.stringify(plan)).toBe(2);
   });
+
+  it('reads the page of one category or tag from its term rows in start order, not every row of the term sorted first', async () => {
+    const { store } = await setUp();
+    const jazz = await store.terms.create({ taxonomy: taxonomies.category, name: 'Jazz', slug: 'jazz', description: '', parentId: 0 });
+    const free = await store.terms.create({ taxonomy: taxonomies.tag, name: 'Free', slug: 'free', description: '', parentId: 0 });
+    // 3,000 events in both, in one statement each (as an import would write them; the term rows' keys are given).
+    const t = (table: string) => `"${migrated.schema}".${table}`;
+    const stamp = "'2026-01-01 00:00:00'";
+    const start = "timestamp '2027-01-01 00:00:00' + g * interval '1 hour'";
+    await store.sql.query(
+      `INSERT INTO ${t('posts')} (id, type, status, title, slug, post_date, post_date_gmt, post_modified, post_modified_gmt)
+       SELECT 300000 + g, 'cal_events', 'publish', 'Event ' || g, 'event-' || g, ${stamp}, ${stamp}, ${stamp}, ${stamp} FROM generate_series(1, 3000) g`,
+    );
+    await store.sql.query(
+      `INSERT INTO ${t('events')} (post_id, status, start_local, end_local, start_utc, end_utc, timezone)
+       SELECT 300000 + g, 'publish', to_char(${start}, 'YYYY-MM-DD HH24:MI:SS'), to_char(${start} + interval '1 hour', 'YYYY-MM-DD HH24:MI:SS'),
+              ${start}, ${start} + interval '1 hour', 'UTC' FROM generate_series(1, 3000) g`,
+    );
+    for (const term of [jazz, free]) {
+      await store.sql.query(
+        `INSERT INTO ${t('term_relationships')} (object_id, term_id, taxonomy, object_type, status, start_utc, end_utc)
+         SELECT 300000 + g, $1::bigint, $2::text, 'cal_events', 'publish', ${start}, ${start} + interval '1 hour' FROM generate_series(1, 3000) g`,
+        [term.id, term.taxonomy],
+      );
+    }
+    await store.sql.query(`ANALYZE ${t('posts')}, ${t('events')}, ${t('term_relationships')}`);
+
+    for (const filter of [{ categoryIds: [jazz.id] }, { tagIds: [free.id] }]) {
+      const seen: Array<[string, unknown[]]> = [];
+      const sql = store.sql;
+      const query = sql.query;
+      sql.query = ((text: string, values?: unknown[], ...rest: unknown[]) => {
+        if (!VERSION_READ.test(text)) seen.push([text, values ?? []]);
+        return (query as (...args: unknown[]) => Promise<unknown>).call(sql, text, values, ...rest);
+      }) as typeof sql.query;
+      let page: Awaited<ReturnType<typeof store.events.list>> | undefined;
+      try {
+        page = await store.events.list({ statuses: ['publish'], ...filter, excludeHidden: true, orderBy: 'start', startsAfter: '2027-02-01 00:00:00', offset: 0, limit: 10 });
+      } finally {
+        sql.query = query;
+      }
+      expect([page!.total, page!.items.map((event) => event.startDateUtc)[0]]).toEqual([3000 - 31 * 24 + 1, '2027-02-01 00:00:00']);
+      expect(seen).toHaveLength(1);
+      const [text, values] = seen[0]!;
+      const [row] = await store.sql.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values);
+      type Node = Record<string, unknown> & { Plans?: Node[] };
+      const nodesOf = (node: Node): Node[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+      const readsTermRows = (node: Node) => node['Relation Name'] === 'term_relationships' && node['Index Name'] !== 'term_relationships_pkey';
+      const plan = (row!['QUERY PLAN'] as Array<{ Plan: Node }>)[0]!.Plan;
+      // With `term_id = ANY(…)` for the one term, the page sorted all 2,257 of its rows in the window for the first ten.
+      const sorts = nodesOf(plan).filter((node) => node['Node Type'] === 'Sort' && nodesOf(node).some(readsTermRows));
+      expect(sorts, JSON.stringify(plan)).toEqual([]);
+    }
+  });
 });

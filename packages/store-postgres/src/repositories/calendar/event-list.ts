@@ -79,11 +79,21 @@ function eventFilter(db: Db, q: EventQuery, params: Params): Filter {
   for (const list of TERM_LISTS) {
     const ids = q[list.field];
     if (!ids) continue;
-    const terms = params.add([...ids], 'bigint[]');
     if (list === drive) {
-      driveTerms = terms;
-      where.push(`d.term_id = ANY(${terms}) AND d.taxonomy = ${literal(list.taxonomy)} AND d.object_type = ${literal(EVENT.type)}`);
+      // One term is an equality, so its rows come in start order from the index (term, taxonomy, type, status,
+      // start): the page reads its first rows and stops. PostgreSQL before 17 gives rows found by `= ANY` in no
+      // order, even for one element, so the page sorted every row of the term in the window (1M events, a
+      // category of 7,000: 4.4 ms of a 8.5 ms list).
+      let term: string;
+      if (ids.length === 1) {
+        term = `d.term_id = ${params.add(ids[0], 'bigint')}`;
+      } else {
+        driveTerms = params.add([...ids], 'bigint[]');
+        term = `d.term_id = ANY(${driveTerms})`;
+      }
+      where.push(`${term} AND d.taxonomy = ${literal(list.taxonomy)} AND d.object_type = ${literal(EVENT.type)}`);
     } else {
+      const terms = params.add([...ids], 'bigint[]');
       // Under a driving term list the other list's rows carry the same copied keys: bounding them as well changes
       // nothing found, and lets the planner read only the other terms' rows within the window (and start from
       // them when they are fewer).
