@@ -14,14 +14,14 @@ const NOW = '2026-11-21T16:41:37Z';
 
 const VERSION_READ = /^SELECT \(SELECT CASE WHEN is_called/;
 
-/** The statements (other than change-version reads) `store` runs while `work` does. */
-async function statementsOf(store: PostgresStore, work: () => Promise<unknown>): Promise<string[]> {
+/** The statements (other than change-version reads) `store` runs while `work` does, with their values, as sent. */
+async function statementsRun(store: PostgresStore, work: () => Promise<unknown>): Promise<Array<{ text: string; values: unknown[] }>> {
   const sql = store.sql;
   const query = sql.query;
-  const seen: string[] = [];
-  sql.query = ((text: string, ...rest: unknown[]) => {
-    if (!VERSION_READ.test(text)) seen.push(text.replace(/\s+/g, ' '));
-    return (query as (...args: unknown[]) => Promise<unknown>).call(sql, text, ...rest);
+  const seen: Array<{ text: string; values: unknown[] }> = [];
+  sql.query = ((text: string, values?: unknown[], ...rest: unknown[]) => {
+    if (!VERSION_READ.test(text)) seen.push({ text, values: values ?? [] });
+    return (query as (...args: unknown[]) => Promise<unknown>).call(sql, text, values, ...rest);
   }) as typeof sql.query;
   try {
     await work();
@@ -29,6 +29,26 @@ async function statementsOf(store: PostgresStore, work: () => Promise<unknown>):
     sql.query = query;
   }
   return seen;
+}
+
+/** The statements' texts, whitespace folded (see statementsRun). */
+async function statementsOf(store: PostgresStore, work: () => Promise<unknown>): Promise<string[]> {
+  return (await statementsRun(store, work)).map(({ text }) => text.replace(/\s+/g, ' '));
+}
+
+type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
+
+/** A plan node and every node below it. */
+const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+
+/** A scan of term rows that finds events (not the lookup by event of each record's own terms). */
+const readsTermRows = (node: PlanNode) => node['Relation Name'] === 'term_relationships' && node['Index Name'] !== 'term_relationships_pkey';
+
+/** The plan `statement` runs with (EXPLAIN ANALYZE), and all its nodes. */
+async function planOf(store: PostgresStore, statement: { text: string; values: unknown[] }): Promise<{ plan: PlanNode; nodes: PlanNode[] }> {
+  const [row] = await store.sql.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, statement.values);
+  const plan = (row!['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan;
+  return { plan, nodes: nodesOf(plan) };
 }
 
 async function setUp() {
@@ -75,27 +95,12 @@ describe('round trips of uncached calendar lists', () => {
     );
     await store.sql.query(`ANALYZE ${posts}, "${migrated.schema}".venues, "${migrated.schema}".organizers`);
     for (const kind of ['venues', 'organizers']) {
-      const sql = store.sql;
-      const query = sql.query;
-      const seen: Array<[string, unknown[]]> = [];
-      sql.query = ((text: string, values?: unknown[]) => {
-        if (!VERSION_READ.test(text)) seen.push([text, values ?? []]);
-        return (query as (...args: unknown[]) => Promise<unknown>).call(sql, text, values);
-      }) as typeof sql.query;
-      try {
-        await get(`/cal/events/v1/${kind}`, 'per_page=2');
-      } finally {
-        sql.query = query;
-      }
+      const seen = await statementsRun(store, () => get(`/cal/events/v1/${kind}`, 'per_page=2'));
       expect(seen).toHaveLength(1);
-      const [text, values] = seen[0]!;
-      const [row] = await store.sql.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values);
+      const { plan, nodes } = await planOf(store, seen[0]!);
       // Rows of posts read and thrown away by a filter, over the whole plan (the page and its count).
-      const discarded = (node: Record<string, unknown>): number =>
-        (node['Relation Name'] === 'posts' ? Number(node['Rows Removed by Filter'] ?? 0) : 0) +
-        ((node.Plans as Array<Record<string, unknown>> | undefined) ?? []).reduce((sum, child) => sum + discarded(child), 0);
-      const plan = (row!['QUERY PLAN'] as Array<{ Plan: Record<string, unknown> }>)[0]!.Plan;
-      expect(discarded(plan), JSON.stringify(plan)).toBeLessThan(100);
+      const discarded = nodes.reduce((sum, node) => sum + (node['Relation Name'] === 'posts' ? Number(node['Rows Removed by Filter'] ?? 0) : 0), 0);
+      expect(discarded, JSON.stringify(plan)).toBeLessThan(100);
     }
   });
 
@@ -168,30 +173,17 @@ describe('round trips of uncached calendar lists', () => {
       const day = `2027-01-${String(10 + n).padStart(2, '0')}`;
       await store.events.create(newEvent({ categoryIds: [jazz.id], tagIds: n % 2 ? [free.id] : [], startDateUtc: `${day} 10:00:00`, endDateUtc: `${day} 12:00:00` }));
     }
-    const seen: Array<[string, unknown[]]> = [];
-    const sql = store.sql;
-    const query = sql.query;
-    sql.query = ((text: string, values?: unknown[], ...rest: unknown[]) => {
-      if (!VERSION_READ.test(text)) seen.push([text, values ?? []]);
-      return (query as (...args: unknown[]) => Promise<unknown>).call(sql, text, values, ...rest);
-    }) as typeof sql.query;
     let page: Awaited<ReturnType<typeof store.events.list>> | undefined;
-    try {
+    const seen = await statementsRun(store, async () => {
       page = await store.events.list({ statuses: ['publish'], categoryIds: [jazz.id], tagIds: [free.id], excludeHidden: true, orderBy: 'start', offset: 0, limit: 2 });
-    } finally {
-      sql.query = query;
-    }
+    });
     expect(page!.total).toBe(3);
     expect(seen).toHaveLength(1);
-    const [text, values] = seen[0]!;
-    const [row] = await store.sql.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values);
+    const { plan, nodes } = await planOf(store, seen[0]!);
     // Reads of the term rows that find the events (not the lookups by event of each record's own terms): one for the
     // category and one for the tag. Joined once for the page and again for the total, they were read twice each.
-    const termScans = (node: Record<string, unknown>): number =>
-      (node['Relation Name'] === 'term_relationships' && node['Index Name'] !== 'term_relationships_pkey' ? 1 : 0) +
-      ((node.Plans as Array<Record<string, unknown>> | undefined) ?? []).reduce((sum, child) => sum + termScans(child), 0);
-    const plan = (row!['QUERY PLAN'] as Array<{ Plan: Record<string, unknown> }>)[0]!.Plan;
-    expect(termScans(plan), JSON.stringify(plan)).toBe(2);
+    const termScans = nodes.filter(readsTermRows).length;
+    expect(termScans, JSON.stringify(plan)).toBe(2);
   });
 
   it('reads the page of one category or tag from its term rows in start order, not every row of the term sorted first', async () => {
@@ -221,29 +213,15 @@ describe('round trips of uncached calendar lists', () => {
     await store.sql.query(`ANALYZE ${t('posts')}, ${t('events')}, ${t('term_relationships')}`);
 
     for (const filter of [{ categoryIds: [jazz.id] }, { tagIds: [free.id] }]) {
-      const seen: Array<[string, unknown[]]> = [];
-      const sql = store.sql;
-      const query = sql.query;
-      sql.query = ((text: string, values?: unknown[], ...rest: unknown[]) => {
-        if (!VERSION_READ.test(text)) seen.push([text, values ?? []]);
-        return (query as (...args: unknown[]) => Promise<unknown>).call(sql, text, values, ...rest);
-      }) as typeof sql.query;
       let page: Awaited<ReturnType<typeof store.events.list>> | undefined;
-      try {
+      const seen = await statementsRun(store, async () => {
         page = await store.events.list({ statuses: ['publish'], ...filter, excludeHidden: true, orderBy: 'start', startsAfter: '2027-02-01 00:00:00', offset: 0, limit: 10 });
-      } finally {
-        sql.query = query;
-      }
+      });
       expect([page!.total, page!.items.map((event) => event.startDateUtc)[0]]).toEqual([3000 - 31 * 24 + 1, '2027-02-01 00:00:00']);
       expect(seen).toHaveLength(1);
-      const [text, values] = seen[0]!;
-      const [row] = await store.sql.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values);
-      type Node = Record<string, unknown> & { Plans?: Node[] };
-      const nodesOf = (node: Node): Node[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-      const readsTermRows = (node: Node) => node['Relation Name'] === 'term_relationships' && node['Index Name'] !== 'term_relationships_pkey';
-      const plan = (row!['QUERY PLAN'] as Array<{ Plan: Node }>)[0]!.Plan;
+      const { plan, nodes } = await planOf(store, seen[0]!);
       // With `term_id = ANY(…)` for the one term, the page sorted all 2,257 of its rows in the window for the first ten.
-      const sorts = nodesOf(plan).filter((node) => node['Node Type'] === 'Sort' && nodesOf(node).some(readsTermRows));
+      const sorts = nodes.filter((node) => node['Node Type'] === 'Sort' && nodesOf(node).some(readsTermRows));
       expect(sorts, JSON.stringify(plan)).toEqual([]);
     }
   });
