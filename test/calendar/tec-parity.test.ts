@@ -259,6 +259,8 @@ describe.each(storeVariants())('parity with WordPress: the calendar\'s posts thr
     expect(await excerptOf('?excerpt_length=-1')).toBe('<p>One two three four five six seven [&hellip;]</p>\n');
     expect(await excerptOf('?excerpt_length=-2')).toBe('<p>One two three four five six seven [&hellip;]</p>\n');
     expect(await excerptOf('?excerpt_length=-3')).toBe('<p> [&hellip;]</p>\n');
+    // A number past every float: PHP's `(int)` of the string reads INF, which it casts to 0.
+    expect(await excerptOf('?excerpt_length=1e999')).toBe('<p> [&hellip;]</p>\n');
     const refused = await cal.get(`${WP}/cal_events/${made.body.id}?excerpt_length=some`);
     expect([refused.status, refused.body.code, refused.body.data.params]).toEqual([400, 'rest_invalid_param', { excerpt_length: 'excerpt_length is not of type integer.' }]);
     // An update's answer is cut too: the posts controller reads the value wherever it was sent.
