@@ -23,6 +23,28 @@ describe.each(storeVariants())('parity with The Events Calendar ($label)', (vari
   });
 });
 
+describe.each(storeVariants())('parity with The Events Calendar: page sizes ($label)', (variant) => {
+  const cal = useCalendar({ store: variant });
+
+  it('reads a per_page written with an exponent as PHP\'s absint does, and clamps it to 50', async () => {
+    for (const title of ['One', 'Two', 'Three']) await cal.call('administrator', 'POST', `${NS}/events`, { title, ...when });
+    await cal.call('administrator', 'POST', `${NS}/venues`, { venue: 'Hall' });
+    const pageOf = async (list: string, perPage: string) => {
+      const answer = await cal.get(`${NS}/${list}?per_page=${perPage}`);
+      return [answer.status, answer.body[list].length, new URL(answer.body.rest_url).searchParams.get('per_page')];
+    };
+    expect(await pageOf('events', '2e0')).toEqual([200, 2, '2']);
+    expect(await pageOf('events', '0.1e1')).toEqual([200, 1, '1']);
+    expect(await pageOf('events', '1.5e1')).toEqual([200, 3, '15']);
+    // Not a whole number: refused, as TEC's is_positive_int refuses it.
+    const fraction = await cal.get(`${NS}/events?per_page=1.5e0`);
+    expect([fraction.status, fraction.body.code]).toEqual([400, 'rest_invalid_param']);
+    // Past every 64-bit integer: PHP saturates, and the page holds the 50 at most.
+    expect(await pageOf('events', '1e21')).toEqual([200, 3, '50']);
+    expect(await pageOf('venues', '3e0')).toEqual([200, 1, '3']);
+  });
+});
+
 describe.each(storeVariants())('parity with The Events Calendar: searches ($label)', (variant) => {
   const cal = useCalendar({ store: variant });
 
@@ -261,11 +283,17 @@ describe.each(storeVariants())('parity with WordPress: the calendar\'s posts thr
     expect(await excerptOf('?excerpt_length=-3')).toBe('<p> [&hellip;]</p>\n');
     // A number past every float: PHP's `(int)` of the string reads INF, which it casts to 0.
     expect(await excerptOf('?excerpt_length=1e999')).toBe('<p> [&hellip;]</p>\n');
+    // PHP (since 7.1) casts a number string with an exponent or a fraction through its value: "3e0" is 3.
+    expect(await excerptOf('?excerpt_length=3e0')).toBe('<p>One two three [&hellip;]</p>\n');
+    expect(await excerptOf('?excerpt_length=0.2e1')).toBe('<p>One two [&hellip;]</p>\n');
     const refused = await cal.get(`${WP}/cal_events/${made.body.id}?excerpt_length=some`);
     expect([refused.status, refused.body.code, refused.body.data.params]).toEqual([400, 'rest_invalid_param', { excerpt_length: 'excerpt_length is not of type integer.' }]);
     // An update's answer is cut too: the posts controller reads the value wherever it was sent.
     const updated = await cal.call('administrator', 'POST', `${WP}/cal_events/${made.body.id}?excerpt_length=2`, { title: 'Words!' });
     expect([updated.status, updated.body.excerpt.rendered]).toEqual([200, '<p>One two [&hellip;]</p>\n']);
+    // Unvalidated there, a keyed value is an array to PHP, and `(int)` of an array that holds anything is 1.
+    const keyed = await cal.call('administrator', 'POST', `${WP}/cal_events/${made.body.id}?excerpt_length[a]=5`, { title: 'Words!!' });
+    expect([keyed.status, keyed.body.excerpt.rendered]).toEqual([200, '<p>One [&hellip;]</p>\n']);
     const stored = await cal.call('administrator', 'POST', `${WP}/cal_events/${made.body.id}`, { excerpt: 'A stored excerpt of six words' });
     expect(stored.status).toBe(200);
     expect(await excerptOf('?excerpt_length=1')).toBe('<p>A stored excerpt of six words</p>\n');

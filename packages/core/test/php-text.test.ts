@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectWithin } from './support/within.js';
-import { phpTrim, splitAtCommas } from '../src/http/php.js';
+import { floatval, intval, phpTrim, requestObject, splitAtCommas } from '../src/http/php.js';
 import { noNull } from '../src/text/kses-protocols.js';
 
 /** Text helpers that replace patterns quadratic in a run of white space: same answers as the patterns, in linear time. */
@@ -44,5 +44,35 @@ describe('noNull (wp_kses_no_null)', () => {
 
   it('is linear in a run of backslashes no zero follows', () => {
     expectWithin(200, () => expect(noNull(`a${'\\'.repeat(300_000)}b\\00c`)).toBe(`a${'\\'.repeat(300_000)}bc`));
+  });
+});
+
+describe('intval and floatval', () => {
+  it("cast strings as PHP's (int) and (float) do: through the leading number, exponent included", () => {
+    const cases: Array<[string, number, number]> = [
+      ['2e1', 20, 20],
+      ['1.5e1', 15, 15],
+      [' \t12abc', 12, 12],
+      ['1.9', 1, 1.9],
+      ['-0.5', 0, -0.5],
+      ['.5e1x', 5, 5],
+      ['1e', 1, 1],
+      ['0x1A', 0, 0],
+      ['\u00a05', 0, 0],
+      ['abc', 0, 0],
+      // INF is 0 to (int); past the 64-bit bounds the cast saturates.
+      ['1e999', 0, 0],
+      ['1e30', 2 ** 63 - 1, 1e30],
+      ['-99999999999999999999', -(2 ** 63), -1e20],
+    ];
+    for (const [text, int, float] of cases) expect([text, intval(text), floatval(text)]).toEqual([text, int, float]);
+    expect(Object.is(intval('-0.5'), 0)).toBe(true);
+  });
+
+  it('cast arrays and keyed query values as PHP casts an array: 1 when it holds anything', () => {
+    const keyed = requestObject();
+    expect(intval(keyed)).toBe(0);
+    keyed.a = '0';
+    expect([intval(keyed), intval(['0']), intval([])]).toEqual([1, 1, 0]);
   });
 });

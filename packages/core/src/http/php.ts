@@ -20,17 +20,38 @@ export function isEmpty(value: unknown): boolean {
   return false;
 }
 
-/** PHP `intval` for the values a request can carry. */
+/**
+ * The number a string starts with, as PHP reads one when it casts a string (`is_numeric_string` allowing trailing
+ * text): PHP's white space, a sign, digits with an optional fraction, an optional exponent.
+ */
+const LEADING_NUMBER = /^[ \t\n\r\v\f]*([+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?)/;
+
+/** The largest PHP integer (64 bits), as near as a double holds it. */
+const PHP_INT_MAX = 2 ** 63 - 1;
+
+/** PHP's `(float)` of a string: its leading number, exponent included (`"1e999"` is INF), 0 when there is none. */
+export function leadingNumber(text: string): number {
+  const match = LEADING_NUMBER.exec(text);
+  return match ? Number(match[1]) : 0;
+}
+
+/**
+ * PHP `intval` for the values a request can carry. A string is cast through its leading number, so `"2e1"` is 20
+ * and `"1.9"` is 1 (PHP since 7.1); past the 64-bit bounds it saturates, and INF (`"1e999"`) is 0, as PHP's
+ * `zend_dval_to_lval_cap`. An array or a keyed query value (`x[a]=1`) is 1 when it holds anything, 0 when empty.
+ */
 export function intval(value: unknown): number {
-  if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) : 0;
+  if (typeof value === 'number') return Number.isFinite(value) ? Math.trunc(value) + 0 : 0;
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value === 'string') {
-    const match = /^[ \t\n\r\v\f]*([+-]?\d+)/.exec(value);
-    if (!match) return 0;
-    const n = Number.parseInt(match[1]!, 10);
-    return Number.isFinite(n) ? n : 0;
+    const n = leadingNumber(value);
+    if (!Number.isFinite(n)) return 0;
+    if (Math.abs(n) > PHP_INT_MAX) return n > 0 ? PHP_INT_MAX : -PHP_INT_MAX - 1;
+    // + 0: "-0.5" is 0, never JavaScript's -0.
+    return Math.trunc(n) + 0;
   }
   if (Array.isArray(value)) return value.length ? 1 : 0;
+  if (typeof value === 'object' && value !== null) return Object.keys(value).length ? 1 : 0;
   return 0;
 }
 
@@ -82,7 +103,8 @@ export function floatval(value: unknown): number {
   if (typeof value === 'number') return value;
   if (typeof value === 'boolean') return value ? 1 : 0;
   if (typeof value === 'string') {
-    const n = Number.parseFloat(value.trim());
+    // PHP gives INF for "1e999"; nothing downstream takes a non-finite number, so it reads as 0 here.
+    const n = leadingNumber(value);
     return Number.isFinite(n) ? n : 0;
   }
   return 0;

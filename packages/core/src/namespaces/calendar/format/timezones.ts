@@ -1,6 +1,7 @@
 import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
 import type { SiteSettings } from '../../../settings.js';
 import { WP_FORMAT } from '../../../time.js';
+import { leadingNumber } from '../../../http/php.js';
 
 /*
  * TEC time zone names (tribe-common src/Tribe/Timezones.php). An event's `_EventTimezone` is either a PHP
@@ -63,12 +64,6 @@ export function siteTimezoneName(settings: Pick<SiteSettings, 'timezone_string' 
   const offset = Number(settings.gmt_offset) || 0;
   if (offset === 0) return 'UTC+0';
   return offset < 0 ? `UTC${offset}` : `UTC+${offset}`;
-}
-
-/** PHP `(float)`/`(int)` of a string: its leading number, 0 when there is none. */
-function leadingNumber(text: string): number {
-  const m = /^\s*[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[+-]?\d+)?/i.exec(text);
-  return m ? Number(m[0]) : 0;
 }
 
 /**
