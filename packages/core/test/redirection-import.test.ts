@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectWithin } from './support/within.js';
-import { looksLikeNginx } from '../src/namespaces/redirection/io/import.js';
+import { looksLikeNginx, parseCsvFile } from '../src/namespaces/redirection/io/import.js';
 
 /** The test as it was written, reading `\s*` across line breaks (small texts only). */
 const looksLikeNginxByPattern = (text: string) => /^\s*server\s*\{/m.test(text) && /^\s*rewrite\s/m.test(text);
@@ -25,5 +25,13 @@ describe('an imported file is recognised as Nginx in linear time', () => {
       expect(looksLikeNginx(text)).toBe(false);
       expect(looksLikeNginx(text.slice(9))).toBe(false);
     });
+  });
+});
+
+describe('a CSV import reads the code cell as Redirection does', () => {
+  it("casts it with PHP's intval and keeps it when HTTP knows it, else 301", () => {
+    const codes = (cells: string[]) =>
+      parseCsvFile(cells.map((cell, i) => `/from-${i},/to,0,${cell}`).join('\n'), true).redirects.map((item) => item.body.action_code);
+    expect(codes(['307', '3.07e2', ' 308x', '410', '299', 'abc', '1e999'])).toEqual([307, 307, 308, 410, 301, 301, 301]);
   });
 });

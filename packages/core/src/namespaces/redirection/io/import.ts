@@ -1,5 +1,5 @@
 import { parse as parseCsv } from 'csv-parse/sync';
-import { isPlainObject } from '../../../http/php.js';
+import { intval, isPlainObject } from '../../../http/php.js';
 import { LIMITS } from '../constants.js';
 import { rawUrlDecode } from '../url/encoding.js';
 
@@ -36,7 +36,8 @@ function csvRedirects(rows: string[][], enabled: boolean): ImportedRedirect[] {
     if (source.toLowerCase() === 'source' || target.toLowerCase() === 'target') continue;
     if (source === '' || source === target) continue;
     const regex = regexCell === undefined ? /[()[\]$^*]/.test(source) : regexCell === '1';
-    const parsedCode = Number.parseInt(codeCell ?? '', 10);
+    // Redirection's get_valid_code: PHP's intval of the cell, so "3.07e2" is 307 as "307" is.
+    const parsedCode = intval(codeCell ?? '');
     const code = KNOWN_CODES.has(parsedCode) ? parsedCode : 301;
     const error = code > 400 && code < 500;
     out.push({
