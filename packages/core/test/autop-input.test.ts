@@ -6,7 +6,7 @@ import { boundAutopInput, MAX_UNENDED_STARTS, withPreElementsSetAside } from '..
 import { wpautop } from '../src/namespaces/calendar/format/render.js';
 
 /** Pieces that start autop's patterns, end them, or neither. */
-const PIECES = ['<p><li', '<p><li>', '<p><li ', '<p>', '<li>', '</p>', '<svg', '</svg>', '<math', '</math>', '<style', '</style>', '<script', '</script>', '<div ', '</div ', '>', '\n', 'x', ' ', '&lt;'];
+const PIECES = ['<p><li', '<p><li>', '<p><li ', '<p>', '<li>', '</p>', '<svg', '</svg>', '<math', '</math>', '<style', '</style>', '<script', '</script>', '<div ', '</div ', '>', '\n', 'x', ' ', '&lt;', '<source>', '[audio', '[video', ']', '&#91;'];
 const textOf = (maxLength: number) => fc.array(fc.constantFrom(...PIECES), { maxLength }).map((pieces) => pieces.join(''));
 
 /** Starts that no end follows, repeated: a quadratic read takes seconds at this length (100,000 of `<p><li`: 3 s). */
@@ -24,11 +24,14 @@ describe('the text wpautop is given', () => {
     );
   });
 
-  it('only writes `<` as `&lt;`, and leaves no more starts of each kind than the bound', () => {
+  it('only writes `<` as `&lt;` and `[` as `&#91;`, and leaves no more starts of each kind than the bound', () => {
+    const unescaped = (text: string) => text.replaceAll('&lt;', '<').replaceAll('&#91;', '[');
     fc.assert(
       fc.property(textOf(400), (text) => {
         const bounded = boundAutopInput(text);
-        expect(bounded.replaceAll('&lt;', '<')).toBe(text.replaceAll('&lt;', '<'));
+        expect(unescaped(bounded)).toBe(unescaped(text));
+        const afterLastMark = bounded.slice(Math.max(bounded.lastIndexOf('>'), bounded.lastIndexOf(']')) + 1);
+        expect(afterLastMark.match(/\[(?:audio|video)/g)?.length ?? 0).toBeLessThanOrEqual(MAX_UNENDED_STARTS);
         expect(bounded.match(/<p><li(?![\s/>])/g)?.length ?? 0).toBeLessThanOrEqual(MAX_UNENDED_STARTS);
         for (const stretch of bounded.split('>')) expect(stretch.split('<').length - 1).toBeLessThanOrEqual(MAX_UNENDED_STARTS);
         for (const name of ['script', 'style', 'svg', 'math']) {
@@ -61,6 +64,27 @@ describe('the text wpautop is given', () => {
       }),
       { numRuns: 5_000 },
     );
+  });
+
+  it('keeps the first media starts after the last `>` or `]` and writes the `[` of the rest as `&#91;`', () => {
+    const run = (count: number) => '[audio x'.repeat(count);
+    expect(boundAutopInput(`<source>${run(MAX_UNENDED_STARTS)}`)).toBe(`<source>${run(MAX_UNENDED_STARTS)}`);
+    expect(boundAutopInput(`<source>${run(MAX_UNENDED_STARTS + 2)}`)).toBe(`<source>${run(MAX_UNENDED_STARTS)}&#91;audio x&#91;audio x`);
+    // Ended by a `]`, every start is matched with the text up to it: nothing to bound. Without `<source` or `<track`
+    // autop never runs the pattern.
+    expect(boundAutopInput(`<track>${run(MAX_UNENDED_STARTS + 2)}]`)).toBe(`<track>${run(MAX_UNENDED_STARTS + 2)}]`);
+    expect(boundAutopInput(`<b>${run(MAX_UNENDED_STARTS + 2)}`)).toBe(`<b>${run(MAX_UNENDED_STARTS + 2)}`);
+    // Bounded or not, autop gives the same paragraphs; only the `[` of the starts past the bound differ.
+    const text = `<source>\n\n${'[video '.repeat(MAX_UNENDED_STARTS + 3)}`;
+    expect(wpautop(text).replaceAll('&#91;', '[')).toBe(autop(text));
+  });
+
+  it.each([
+    ['<source>', '[audio'],
+    ['<track src="t">', '[video x '],
+  ])('renders %j then %j repeated in linear time', (before, start) => {
+    const text = before + start.repeat(Math.ceil(RUN / start.length));
+    expectWithin(1_500, () => wpautop(text));
   });
 
   it.each(HOSTILE)('renders %j repeated in linear time', (start) => {

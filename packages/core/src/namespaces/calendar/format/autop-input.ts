@@ -1,11 +1,11 @@
 /*
- * Three of `@wordpress/autop`'s patterns read from each place they may start to a mark that may not come: the
- * next `>`, the end of the line, the element's closing. Where the mark is missing, each start reads on to the end,
- * so text that repeats such a start costs the square of its length (100,000 characters: up to 4 s, on each read
- * of a description). PHP's wpautop has the same patterns and gives up at PCRE's backtracking limit. Each bound
- * below leaves the first few such starts as they are and writes the `<` of the others `&lt;`: they then read as
- * text, as the markup could not be anything else (docs/compatibility.md). Text that repeats none of them passes
- * unchanged.
+ * Four of `@wordpress/autop`'s patterns read from each place they may start to a mark that may not come: the
+ * next `>` (or `]`), the end of the line, the element's closing. Where the mark is missing, each start reads on to
+ * the end, so text that repeats such a start costs the square of its length (100,000 characters: up to 4 s, on each
+ * read of a description). PHP's wpautop has the same patterns and gives up at PCRE's backtracking limit. Each bound
+ * below leaves the first few such starts as they are and writes the `<` (or `[`) of the others as an entity: they
+ * then read as text, as the markup could not be anything else (docs/compatibility.md). Text that repeats none of
+ * them passes unchanged.
  */
 
 /** How many starts of one kind autop is given where each would read on without its mark. */
@@ -14,13 +14,13 @@ export const MAX_UNENDED_STARTS = 32;
 const LT = 0x3c;
 const GT = 0x3e;
 
-/** The text with the `<` at each of the positions (ascending) written `&lt;`. */
-function escapeAt(text: string, positions: readonly number[]): string {
+/** The text with the character at each of the positions (ascending), a `<` unless said, written as `entity`. */
+function escapeAt(text: string, positions: readonly number[], entity = '&lt;'): string {
   if (positions.length === 0) return text;
   let out = '';
   let from = 0;
   for (const at of positions) {
-    out += text.slice(from, at) + '&lt;';
+    out += text.slice(from, at) + entity;
     from = at + 1;
   }
   return out + text.slice(from);
@@ -77,13 +77,33 @@ function boundUnclosedRawElements(text: string): string {
 }
 
 /**
+ * `[<\[](?:audio|video)[^>\]]*[>\]]`, run when the text holds `<source` or `<track`, reads from each start to the
+ * next `>` or `]`; a start that one follows is matched with everything up to it, but after the last of them each
+ * start reads on to the end. Of the `[audio` and `[video` there, the first {@link MAX_UNENDED_STARTS} are kept and
+ * the `[` of the others is written `&#91;` (the same character to a browser). Those starting with `<` are bounded
+ * with the other openings.
+ */
+function boundUnendedMediaStarts(text: string): string {
+  if (!text.includes('<source') && !text.includes('<track')) return text;
+  const escaped: number[] = [];
+  let seen = 0;
+  const afterLastMark = Math.max(text.lastIndexOf('>'), text.lastIndexOf(']')) + 1;
+  for (let at = text.indexOf('[', afterLastMark); at >= 0; at = text.indexOf('[', at + 1)) {
+    const media = text.startsWith('audio', at + 1) || text.startsWith('video', at + 1);
+    if (media && ++seen > MAX_UNENDED_STARTS) escaped.push(at);
+  }
+  return escapeAt(text, escaped, '&#91;');
+}
+
+/**
  * The text autop is given: as it is, unless it repeats starts of its patterns that would each read on to the end
- * (see above). Each bound only writes `<` as `&lt;`, which can only take away starts and marks, so the bounds that
- * count marks run after the others.
+ * (see above). Each bound only writes `<` as `&lt;` or `[` as `&#91;`, which can only take away starts and marks, so
+ * the bounds that count marks run after the others.
  */
 export function boundAutopInput(text: string): string {
   if (!text.includes('<')) return text;
-  return boundUnclosedRawElements(boundParagraphItems(boundOpeningsBetweenClosings(text)));
+  // The media bound last: it asks whether autop will find a `<source` or `<track`, which the others may write as text.
+  return boundUnendedMediaStarts(boundUnclosedRawElements(boundParagraphItems(boundOpeningsBetweenClosings(text))));
 }
 
 /**
