@@ -2,7 +2,7 @@ import { autop } from '@wordpress/autop';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectWithin } from './support/within.js';
-import { boundAutopInput, MAX_UNENDED_STARTS, withPreElementsSetAside } from '../src/namespaces/calendar/format/autop-input.js';
+import { boundAutopInput, collapseParagraphBreaks, MAX_UNENDED_STARTS, withPreElementsSetAside } from '../src/namespaces/calendar/format/autop-input.js';
 import { wpautop } from '../src/namespaces/calendar/format/render.js';
 
 /** Pieces that start autop's patterns, end them, or neither. */
@@ -79,7 +79,27 @@ describe('the text wpautop is given', () => {
     expect(wpautop(text).replaceAll('&#91;', '[')).toBe(autop(text));
   });
 
+  it('collapses runs of line breaks to one blank line with the same answer from autop, in tags and <pre> none', () => {
+    const pieces = ['a', ' ', '\n', '\r', '\r\n', '\t', '\u00a0', '\u2028', '<source>', '<track>', '<option>', '</option>', '<object>', '</object>', '<param>',
+      '<figcaption>', '</figcaption>', '[audio', ']', '<div>', '</div>', '<br>', '<br />', '<p>', '</p>', '<pre>', '</pre>', '<li>', '<hr>', '<blockquote>',
+      '<!--', '-->', '<![CDATA[', ']]>', '<', '>', '<a title="', '"', '<script>', '</script>', '<style>', '</style>', '<!-- wpnl -->'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }).map((chosen) => chosen.join('')), fc.integer({ min: 0, max: 4 }), (text, longest) => {
+        expect(withPreElementsSetAside(text, (rest) => autop(collapseParagraphBreaks(rest, longest)))).toBe(autop(text));
+      }),
+      { numRuns: 20_000 },
+    );
+    expect(collapseParagraphBreaks(`a ${' \n'.repeat(300)} b`)).toBe('a  \n\n b');
+    expect(collapseParagraphBreaks(`<a title="${'\n'.repeat(300)}">`)).toBe(`<a title="${'\n'.repeat(300)}">`);
+    // One break, however long the run, and short runs stay.
+    expect(collapseParagraphBreaks(`a${' '.repeat(300)}\r\n${' '.repeat(300)}b`)).toBe(`a${' '.repeat(300)}\r\n${' '.repeat(300)}b`);
+    expect(collapseParagraphBreaks('a \n\n\n b')).toBe('a \n\n\n b');
+  });
+
   it.each([
+    ['<source>', ' \n'],
+    ['</object>', '\n\n'],
+    ['<option>', '\r\n '],
     ['<source>', '[audio'],
     ['<track src="t">', '[video x '],
   ])('renders %j then %j repeated in linear time', (before, start) => {

@@ -106,6 +106,79 @@ export function boundAutopInput(text: string): string {
   return boundUnendedMediaStarts(boundUnclosedRawElements(boundParagraphItems(boundOpeningsBetweenClosings(text))));
 }
 
+/** The marker autop writes for a line break in a tag. */
+const WPNL = '<!-- wpnl -->';
+
+/** JavaScript's `\s`, autop's white space. */
+const WHITESPACE = new Set([
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009,
+  0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff,
+]);
+const CR = 0x0d;
+const LF = 0x0a;
+
+/** Longest run of white space holding line breaks that autop is given as it is (see collapseParagraphBreaks). */
+export const MAX_BREAKING_RUN = 256;
+
+/** Where the tag, comment or CDATA section opening at `at` ends, as autop's htmlSplit reads them. */
+function endOfMarkup(text: string, at: number): number {
+  let end: number;
+  if (text.startsWith('<!--', at)) {
+    end = text.indexOf('-->', at + 2);
+    return end < 0 ? text.length : end + 3;
+  }
+  if (text.startsWith('<![CDATA[', at)) {
+    end = text.indexOf(']', at + 9);
+    return end < 0 ? text.length : text.startsWith(']]>', end) ? end + 3 : end;
+  }
+  end = text.indexOf('>', at + 1);
+  return end < 0 ? text.length : end + 1;
+}
+
+/**
+ * autop's patterns that begin with `\s*` (`\s*<option`, `\s*(<(?:source|track)[^>]*>)\s*` and their kin, run when
+ * the text holds such a tag) retry from every character of a run of white space their tag does not follow:
+ * quadratic in the run (60,000 characters of " \n" after a `<source>`: 3.5 s; runs without a line break are cut
+ * before, see capWhitespaceRuns). A run holding two line breaks or more ends a paragraph whatever lies between its
+ * first and last break: autop splits the text at `\n\s*\n`, and those patterns take whole runs. So in a run longer
+ * than `longest`, that part is given as one blank line, `\n\n`, and autop's answer is the same. Runs in tags and
+ * comments are left as they are: autop keeps the line breaks in them.
+ */
+export function collapseParagraphBreaks(text: string, longest = MAX_BREAKING_RUN): string {
+  let out = '';
+  // The start of what is not copied yet: past the end of the last collapsed run.
+  let from = 0;
+  let i = 0;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    if (code === LT) {
+      i = endOfMarkup(text, i);
+      continue;
+    }
+    if (!WHITESPACE.has(code)) {
+      i++;
+      continue;
+    }
+    const start = i;
+    let breaks = 0;
+    let firstBreak = -1;
+    let afterLastBreak = -1;
+    for (; i < text.length && WHITESPACE.has(text.charCodeAt(i)); i++) {
+      const c = text.charCodeAt(i);
+      if (c !== CR && c !== LF) continue;
+      // "\r\n" is one break, as autop reads it (it writes every "\r\n" and "\r" as "\n").
+      if (!(c === LF && i > start && text.charCodeAt(i - 1) === CR)) breaks++;
+      if (firstBreak < 0) firstBreak = i;
+      afterLastBreak = i + 1;
+    }
+    if (i - start > longest && breaks >= 2) {
+      out += `${text.slice(from, firstBreak)}\n\n`;
+      from = afterLastBreak;
+    }
+  }
+  return from === 0 ? text : out + text.slice(from);
+}
+
 /**
  * `run` (autop) over the text with its `<pre>` elements set aside as autop sets them aside, and put back in one
  * pass. autop puts each back with its own search from the start of the text (`text.replace(name, …)`), so the
@@ -136,5 +209,8 @@ export function withPreElementsSetAside(text: string, run: (text: string) => str
   }
   if (setAside.length === 0) return run(out + last);
   const placeholder = new RegExp(`<dl ${marker}="(\\d+)"></dl>`, 'g');
-  return run(out + last).replace(placeholder, (_, index: string) => setAside[Number(index)]!);
+  const restored = run(out + last).replace(placeholder, (_, index: string) => setAside[Number(index)]!);
+  // autop writes its markers of line breaks in tags back as line breaks after it has put the <pre> elements back:
+  // a marker written in one of them (the text `<!-- wpnl -->`) becomes a line break too.
+  return restored.includes(WPNL) ? restored.replace(/\s?<!-- wpnl -->\s?/g, '\n') : restored;
 }
