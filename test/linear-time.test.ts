@@ -99,8 +99,9 @@ describe('every route and argument in linear time', () => {
     ];
     const runs: Array<[before: string, opening: string]> = ['[', '<', '<hr><pre', '<!-- wp:a {', '<p><li', '<math', '</div ', '<svg', '<pre</pre>'].map((opening) => ['', opening]);
     // After a `<source>`, autop also reads from every `[audio` or `[video` to the next `>` or `]`, and its patterns
-    // that begin with `\s*` (after an `<option>` too) from every character of a run of line breaks.
-    runs.push(['<source>', '[audio'], ['<option>', ' \n']);
+    // that begin with `\s*` (after an `<option>` too) from every character of a run of line breaks, which pairs of
+    // `<br />` become.
+    runs.push(['<source>', '[audio'], ['<option>', ' \n'], ['</object>', '<br /> ']);
     for (const [before, opening] of runs) {
       const value = `x${before}${opening.repeat(Math.ceil(200_000 / opening.length))}x`;
       for (const [path, base, fields] of records) {

@@ -1,7 +1,7 @@
 import { autop } from '@wordpress/autop';
 import { phpTrim } from '../../../http/php.js';
 import { removeBlockDelimiters, splitAtPreElements } from '../../../text/markup-scans.js';
-import { boundAutopInput, collapseParagraphBreaks, withPreElementsSetAside } from './autop-input.js';
+import { boundAutopInput, withPreElementsSetAside } from './autop-input.js';
 import { texturize } from './texturize.js';
 
 /*
@@ -46,8 +46,8 @@ export function wpautop(text: string): string {
       .map((part, i) => (i % 2 === 1 ? part : part.replace(/(<hr\s*?\/?>)/g, '$1\n\n')))
       .join('');
   }
-  // Runs of line breaks are collapsed with the <pre> elements set aside: in those, every character shows.
-  return withPreElementsSetAside(boundAutopInput(text), (rest) => autop(collapseParagraphBreaks(rest)));
+  // Bounded with the <pre> elements set aside, as autop sets them aside before any of its patterns.
+  return withPreElementsSetAside(text, (rest) => autop(boundAutopInput(rest)));
 }
 
 /** JavaScript's `\s` but the newline: what autop's `\s*\n` patterns retry from every character of a run. */
