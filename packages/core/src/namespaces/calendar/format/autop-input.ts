@@ -142,7 +142,7 @@ const CR = 0x0d;
 const LF = 0x0a;
 
 /** Longest run of white space holding line breaks that autop is given as it is (see collapseParagraphBreaks). */
-export const MAX_BREAKING_RUN = 256;
+const MAX_BREAKING_RUN = 256;
 
 /** Where the tag, comment or CDATA section opening at `at` ends, as autop's htmlSplit reads them. */
 function endOfMarkup(text: string, at: number): number {
