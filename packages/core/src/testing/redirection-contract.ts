@@ -125,6 +125,19 @@ export function redirectionStoreContract(current: () => SiteStore): void {
       expect(await repos().redirects.get(r.id)).toBeNull();
     });
 
+    it('finds nothing for a module or HTTP code past 32 bits, as for any other that names no row', async () => {
+      const g = await group('Wide');
+      await repos().redirects.create(newRedirect({ groupId: g }), { appendPosition: true });
+      await repos().redirectLog.insert([newLogRow({ url: '/wide' })]);
+      for (const wide of [2 ** 31, -(2 ** 31) - 1, 2 ** 63, 1.5]) {
+        const groups = await repos().groups.list({ filter: { moduleId: wide }, orderBy: 'name', direction: 'asc', offset: 0, limit: 10 });
+        expect([wide, groups.items, groups.total]).toEqual([wide, [], 0]);
+        expect([wide, await repos().redirects.all({ moduleId: wide })]).toEqual([wide, []]);
+        const logs = await repos().redirectLog.list({ filter: { httpCode: wide }, orderBy: 'id', direction: 'desc', offset: 0, limit: 10 });
+        expect([wide, logs.items, logs.total]).toEqual([wide, [], 0]);
+      }
+    });
+
     it('keeps both logs apart, filters, groups, deletes and expires their rows', async () => {
       await repos().redirectLog.insert([
         newLogRow({ url: '/a', ip: '192.168.1.1', created: 1 }),

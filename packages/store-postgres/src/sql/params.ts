@@ -3,6 +3,8 @@
  *
  * - ids are `bigint` columns filled from sequences, and JavaScript numbers are exact only up to 2^53, so an id
  *   beyond that (2^63, 1e21, 1.5) names no record: it is bound as NULL, which equals nothing;
+ * - codes and module numbers are `integer` columns: a value outside their 32 bits (a filter of 2^63) names no row,
+ *   and is bound as NULL too;
  * - row counts and offsets beyond 2^53 mean "past the end of any table" and are clamped there;
  * - PostgreSQL text cannot hold U+0000: a NUL character that reaches the store is dropped (the API refuses it in
  *   text parameters; lookups by such a value find nothing before they get here).
@@ -21,6 +23,12 @@ export function idValues(values: readonly unknown[]): number[] {
     if (id !== null) out.push(id);
   }
   return out;
+}
+
+/** A value for an `integer` column or filter: a whole number within 32 bits, else null (see idValue). */
+function integerValue(value: unknown): unknown {
+  if (typeof value !== 'number') return value;
+  return Number.isInteger(value) && value >= -(2 ** 31) && value < 2 ** 31 ? value : null;
 }
 
 /** A LIMIT or OFFSET: a whole number from 0 to 2^53 - 1. */
@@ -56,9 +64,13 @@ function withoutNul(value: unknown): unknown {
 export class Params {
   readonly values: unknown[] = [];
 
-  /** The placeholder for `value`, with an explicit type so both drivers bind it the same way. Ids are made safe (idValue). */
+  /**
+   * The placeholder for `value`, with an explicit type so both drivers bind it the same way. Ids and integers are made
+   * safe (idValue, integerValue).
+   */
   add(value: unknown, type?: string): string {
     if (type === 'bigint') value = idValue(value);
+    else if (type === 'integer') value = integerValue(value);
     else if (type === 'bigint[]') value = idValues(value as readonly unknown[]);
     this.values.push(value);
     return type ? `$${this.values.length}::${type}` : `$${this.values.length}`;
