@@ -93,6 +93,11 @@ describe('the text wpautop is given', () => {
       { numRuns: 20_000 },
     );
     expect(joinBreakPairs('a<br /> <br>b<br>c')).toBe('a\n\nb<br>c');
+    // Pairs and white space alone are left to autop, which answers such text only because it is not blank yet.
+    expect(joinBreakPairs(' <br /><br/>')).toBe(' <br /><br/>');
+    expect(wpautop(' <br /><br/>')).toBe(autop(' <br /><br/>'));
+    // autop's markers of line breaks in tags become line breaks after the <pre> elements are back, in them too.
+    expect(wpautop('<pre>a<!-- wpnl -->b</pre>')).toBe(autop('<pre>a<!-- wpnl -->b</pre>'));
     // A `<br` before a pair and a `/>` after it would be a new pair: written as text, not joined again.
     expect(joinBreakPairs('<br<br><br>/><br>')).toBe('&lt;br\n\n/>&lt;br>');
     expect(collapseParagraphBreaks(`a ${' \n'.repeat(300)} b`)).toBe('a  \n\n b');
