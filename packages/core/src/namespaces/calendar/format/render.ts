@@ -1,7 +1,7 @@
 import { autop } from '@wordpress/autop';
 import { phpTrim } from '../../../http/php.js';
 import { removeBlockDelimiters, splitAtPreElements } from '../../../text/markup-scans.js';
-import { boundAutopInput, withPreElementsSetAside } from './autop-input.js';
+import { boundAutopInput, WHITESPACE, withPreElementsSetAside } from './autop-input.js';
 import { texturize } from './texturize.js';
 
 /*
@@ -51,7 +51,7 @@ export function wpautop(text: string): string {
 }
 
 /** JavaScript's `\s` but the newline: what autop's `\s*\n` patterns retry from every character of a run. */
-const SPACE_BUT_NEWLINE = new Set([0x09, 0x0b, 0x0c, 0x0d, 0x20, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff]);
+const SPACE_BUT_NEWLINE = new Set([...WHITESPACE].filter((code) => code !== 0x0a));
 
 /** Longest run of such whitespace autop is given (see capWhitespaceRuns). */
 export const MAX_WHITESPACE_RUN = 256;
