@@ -1,7 +1,7 @@
 import { METHODS } from 'node:http';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { fatalErrorResponse, groupHeaders, toSiteRequest, type Site, type SiteResponse } from '@siterest/core';
-import { BodyParts } from './body-parts.js';
+import { BodyParts, writePiecesDirectly } from './body-parts.js';
 
 export interface SiterestFastifyOptions {
   /** The site; its authenticate hook gets Fastify's `request` (`createSite<FastifyRequest>({ … })`). */
@@ -53,8 +53,10 @@ export const siterestFastify: FastifyPluginAsync<SiterestFastifyOptions> = async
   for (const method of METHODS) {
     if (method !== 'CONNECT' && !fastify.supportedMethods.includes(method)) fastify.addHttpMethod(method, { hasBody: true });
   }
-  fastify.all('/', handler);
-  fastify.all('/*', handler);
+  // Route-level, so it runs after every onSend hook of the app (see writePiecesDirectly).
+  const routeOptions = { onSend: writePiecesDirectly };
+  fastify.all('/', routeOptions, handler);
+  fastify.all('/*', routeOptions, handler);
   // Paths Fastify's router could not place (an app route such as /api/app/x can hide the wildcard from /api/app/…).
   if (unmatched === 'rest_no_route') fastify.setNotFoundHandler(handler);
 };

@@ -1,10 +1,11 @@
 import { Readable } from 'node:stream';
 import { gzipSync, gunzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createSite, manualClock, silentLogger } from '@siterest/core';
 import { newEvent, rawRequest } from '@siterest/core/testing';
 import { memoryStore } from '@siterest/store-memory';
+import { BodyParts } from '../src/body-parts.js';
 import { serveWithFastify } from './serve.js';
 
 /** The raw bytes of a GET, undecoded. */
@@ -62,6 +63,54 @@ describe('fastify: a list sent in pieces', () => {
       // Keep-alive connections go on serving after a list sent in pieces.
       for (let i = 0; i < 3; i++) expect((await rawRequest(`${server.url}/cal/events/v1/events?per_page=2&page=${i + 1}`)).status).toBe(200);
     } finally {
+      await server.close();
+    }
+  });
+
+  it('skip Fastify\'s stream sending when no hook of the app takes them, with the app\'s reply headers and onResponse hooks', async () => {
+    const store = memoryStore();
+    const site = createSite({ store, cache: false, clock: manualClock('2026-11-21T16:41:37Z'), logger: silentLogger });
+    for (let day = 1; day <= 3; day++) {
+      const date = `2027-03-0${day} 20:00:00`;
+      await store.events.create(newEvent({ title: `Talk ${day}`, startDate: date, startDateUtc: date }));
+    }
+    const expected = await site.handle({ method: 'GET', path: '/cal/events/v1/events', query: '', headers: {}, basePath: '/api' });
+    const responded: Array<[string, number]> = [];
+    const server = await serveWithFastify(site, {
+      configure: (app) => {
+        app.addHook('onRequest', async (request, reply) => {
+          reply.header('X-App', 'kept');
+          // A header siterest sets too: Fastify's reply headers win when it sends, and so here.
+          if (request.headers['x-override'] === 'yes') reply.header('X-Robots-Tag', 'none');
+          if (request.headers['x-trailer'] === 'yes') reply.trailer('Server-Timing', async () => 'list');
+        });
+        app.addHook('onResponse', async (request, reply) => {
+          responded.push([request.url, reply.statusCode]);
+        });
+      },
+    });
+    const piped = vi.spyOn(BodyParts.prototype, 'pipe');
+    try {
+      const plain = await getBytes(`${server.url}/cal/events/v1/events`);
+      expect(plain.bytes.toString('utf8')).toBe(expected.body);
+      expect(Number(plain.headers['content-length'])).toBe(plain.bytes.length);
+      expect(plain.headers['x-app']).toBe('kept');
+      expect(plain.headers['x-tec-total']).toBe('3');
+      expect(plain.headers['x-robots-tag']).toBe('noindex');
+      expect(piped).not.toHaveBeenCalled();
+      const overridden = await getBytes(`${server.url}/cal/events/v1/events`, { 'X-Override': 'yes' });
+      expect(overridden.headers['x-robots-tag']).toBe('none');
+      expect(overridden.bytes.toString('utf8')).toBe(expected.body);
+      expect(piped).not.toHaveBeenCalled();
+      // A trailer is written by Fastify after the body: such an answer goes Fastify's way.
+      const trailed = await getBytes(`${server.url}/cal/events/v1/events`, { 'X-Trailer': 'yes' });
+      expect(trailed.bytes.toString('utf8')).toBe(expected.body);
+      expect(trailed.trailers['server-timing']).toBe('list');
+      expect(piped).toHaveBeenCalledTimes(1);
+      await vi.waitFor(() => expect(responded).toEqual([['/api/cal/events/v1/events', 200], ['/api/cal/events/v1/events', 200], ['/api/cal/events/v1/events', 200]]));
+      for (let i = 0; i < 3; i++) expect((await rawRequest(`${server.url}/cal/events/v1/events?per_page=1&page=${i + 1}`)).status).toBe(200);
+    } finally {
+      piped.mockRestore();
       await server.close();
     }
   });
