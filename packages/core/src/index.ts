@@ -54,6 +54,8 @@ export type * from './store/media-repositories.js';
 export type * from './store/queries.js';
 export type * from './store/repositories.js';
 export type * from './store/redirection.js';
+/** What a repository method gives: its answer at once, or a promise of it (see util/maybe.ts). */
+export type { Maybe } from './util/maybe.js';
 export { StoreError, isStoreError, type StoreErrorKind } from './store/store-error.js';
 export { CHANGE_SCOPES, type ChangeScope } from './store/change-scopes.js';
 export {

@@ -293,9 +293,9 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
    * Serves one neutral request. Adapters pass `bodyError` when the body could not be read (413, 400). While the
    * store cannot start, the answer is 503 `rest_service_unavailable`.
    */
-  async handle(request: SiteRequest, bodyError?: ApiError): Promise<SiteResponse> {
-    const unavailable = this.started ? undefined : await this.startForRequests();
-    return handleRequest(this, request, unavailable ?? bodyError);
+  handle(request: SiteRequest, bodyError?: ApiError): Promise<SiteResponse> {
+    if (!this.started) return this.startForRequests().then((unavailable) => handleRequest(this, request, unavailable ?? bodyError));
+    return Promise.resolve(handleRequest(this, request, bodyError));
   }
 
   /** Starts the site for a request; after a failure, answers 503 at once until the next attempt is due. */

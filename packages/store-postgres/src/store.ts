@@ -1,5 +1,6 @@
 import {
   CHANGE_SCOPES,
+  type Asked,
   type ChangeScope,
   type ApplicationPasswordRepository,
   type EventRepository,
@@ -77,10 +78,10 @@ export class PostgresStore implements SiteStore {
   readonly users: UserRepository;
   readonly applicationPasswords: ApplicationPasswordRepository;
   readonly posts: PostIndex;
-  readonly events: EventRepository;
-  readonly venues: VenueRepository;
-  readonly organizers: OrganizerRepository;
-  readonly terms: TermRepository;
+  readonly events: Asked<EventRepository>;
+  readonly venues: Asked<VenueRepository>;
+  readonly organizers: Asked<OrganizerRepository>;
+  readonly terms: Asked<TermRepository>;
   readonly contactForms: SiteStore['contactForms'];
   readonly popups: SiteStore['popups'];
   readonly content: SiteStore['content'];

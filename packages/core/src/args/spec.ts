@@ -1,4 +1,5 @@
 import type { ZodType } from 'zod';
+import type { Maybe } from '../util/maybe.js';
 import type { ApiError } from '../http/api-error.js';
 import type { ApiRequest } from '../http/api-request.js';
 import type { SiteContext } from '../site-context.js';
@@ -48,7 +49,7 @@ interface ArgContext {
 }
 
 /** WordPress `validate_callback`: `false` means "Invalid parameter.", an ApiError carries its own message. */
-export type ArgValidator = (value: unknown, ctx: ArgContext) => boolean | ApiError | Promise<boolean | ApiError>;
+export type ArgValidator = (value: unknown, ctx: ArgContext) => Maybe<boolean | ApiError>;
 
 /** WordPress `sanitize_callback`: returns the value to use, or an ApiError. */
 export type ArgSanitizer = (value: unknown, ctx: ArgContext) => unknown;

@@ -5,6 +5,7 @@ import type { UserRecord } from '../store/records.js';
 import { verifyApplicationPassword } from './application-passwords.js';
 import type { NonceSubject } from './nonce.js';
 import type { Principal } from './principal.js';
+import type { Maybe } from '../util/maybe.js';
 
 /** How a host app's `authenticate` hook says where the caller's credentials came from. */
 export interface HookCredentials {
@@ -67,16 +68,25 @@ const DAY = 86_400;
  * as in WordPress); without them the host app's hook decides. Cookie-style credentials then pass WordPress's
  * rest_cookie_check_errors: no nonce makes the request anonymous, a wrong one is `rest_cookie_invalid_nonce`.
  */
-export async function identifyCaller(site: AuthContext, request: SiteRequest, nonce: unknown, frameworkRequest: unknown): Promise<Caller> {
+export function identifyCaller(site: AuthContext, request: SiteRequest, nonce: unknown, frameworkRequest: unknown): Maybe<Caller> {
   const authorization = headerValue(request.headers, 'authorization');
   if (site.applicationPasswords.enabled && authorization && /^basic\s+/i.test(authorization)) {
-    const principal = await authenticateBasic(site, authorization.replace(/^basic\s+/i, ''), request.remoteAddress);
-    return { principal, headers: [], credentialed: true };
+    return authenticateBasic(site, authorization.replace(/^basic\s+/i, ''), request.remoteAddress).then((principal) => ({ principal, headers: [], credentialed: true }));
   }
-  const result = site.authenticateHook ? await site.authenticateHook(request, frameworkRequest) : null;
+  // Without a hook nobody is signed in, which needs no waiting (most requests to a public API).
+  if (!site.authenticateHook) return cookieCaller(site, null, null, nonce);
+  return hookCaller(site, request, nonce, frameworkRequest);
+}
+
+async function hookCaller(site: AuthContext, request: SiteRequest, nonce: unknown, frameworkRequest: unknown): Promise<Caller> {
+  const result = await site.authenticateHook!(request, frameworkRequest);
   const principal = result ? await principalFromHook(site, result) : null;
   if (result && principal && Object.hasOwn(result, 'credentials') && result.credentials === 'header') return { principal, headers: [], credentialed: true };
+  return cookieCaller(site, result ?? null, principal, nonce);
+}
 
+/** A caller found through credentials a browser sends by itself (or nobody): WordPress's nonce check. */
+function cookieCaller(site: AuthContext, result: NonNullable<AuthenticateResult> | null, principal: Principal | null, nonce: unknown): Caller {
   if (nonce === undefined) return { principal: null, headers: [], credentialed: principal === null };
   const subject: NonceSubject = { userId: principal?.id ?? 0, session: result && Object.hasOwn(result, 'session') ? result.session : undefined };
   if (site.verifyNonceFor(nonce, subject) === false) throw coreErrors.cookieInvalidNonce();

@@ -4,6 +4,7 @@ import type { CompiledEndpoint, CompiledRoute } from '../registry/registry.js';
 import type { SiteContext } from '../site-context.js';
 import type { RequestBody, UploadedFile } from './request.js';
 import { requestObject } from './php.js';
+import type { Maybe } from '../util/maybe.js';
 
 export interface ParamSources {
   json: Record<string, unknown>;
@@ -57,7 +58,7 @@ export class ApiRequest {
   private readonly order: ParamSource[];
   /** The sources' objects in lookup order (what `get` walks: no lookup of each source by name). */
   private chain: Array<Record<string, unknown>> = [];
-  private readonly memo = new Map<string, Promise<unknown>>();
+  private readonly memo = new Map<string, unknown>();
 
   constructor(init: ApiRequestInit) {
     this.site = init.site;
@@ -199,13 +200,11 @@ export class ApiRequest {
   }
 
   /** Memoises a lookup for the life of the request (permission checks and handlers share records). */
-  remember<T>(key: string, load: () => Promise<T>): Promise<T> {
-    let pending = this.memo.get(key) as Promise<T> | undefined;
-    if (!pending) {
-      pending = load();
-      this.memo.set(key, pending);
-    }
-    return pending;
+  remember<T>(key: string, load: () => Maybe<T>): Maybe<T> {
+    if (this.memo.has(key)) return this.memo.get(key) as Maybe<T>;
+    const loaded = load();
+    this.memo.set(key, loaded);
+    return loaded;
   }
 
   forget(key: string): void {

@@ -6,7 +6,6 @@ import type { ChangeScope } from '../store/change-scopes.js';
 import type { ArgSpec } from '../args/spec.js';
 import { sanitizeValue, validateValue } from '../args/schema-rules.js';
 import { identifyCaller, type AuthContext, type Caller } from '../auth/authenticate.js';
-import type { Principal } from '../auth/principal.js';
 import { endpointDefaults, type CompiledRoute, type RouteMatch } from '../registry/registry.js';
 import { isStoreError } from '../store/store-error.js';
 import { ApiError } from './api-error.js';
@@ -20,6 +19,7 @@ import { jsonDecodeError } from './json-body.js';
 import { baseHeaders, corsAllows, corsHeaders, isCheckedHeader, NO_CACHE_HEADERS, type CorsOption } from './headers.js';
 import { encodeJson } from './json.js';
 import { isPlainObject, withoutTrailingSlashes } from './php.js';
+import { andThen, isPending, type Maybe } from '../util/maybe.js';
 import { parseFormString } from './query.js';
 import { bodyLength, headerValue, type BodyPart, type SiteRequest, type SiteResponse, type UploadedFile } from './request.js';
 
@@ -143,63 +143,98 @@ function requestAnswerKey(request: ApiRequest, match: RouteMatch, body: BodyPara
   return ['request', match.route.pattern, request.queryParams(), match.params, callerKey(request.principal), request.apiRoot, second];
 }
 
+/** The arguments refused so far in a request, in WordPress's order: the message and, for an ApiError, its wire data. */
+class RefusedArgs {
+  readonly invalid: Record<string, string> = {};
+  readonly details: Record<string, unknown> = {};
+  any = false;
+
+  add(name: string, error: ApiError | false): void {
+    this.any = true;
+    if (error === false) {
+      this.invalid[name] = 'Invalid parameter.';
+    } else {
+      this.invalid[name] = error.message;
+      this.details[name] = error.toWire();
+    }
+  }
+
+  check(): void {
+    if (this.any) throw coreErrors.invalidParams(this.invalid, this.details);
+  }
+}
+
 /**
  * WordPress's argument phases for the matched endpoint: required args, validate callbacks, then type checks
- * and sanitizing. Throws the WordPress error; on success the request holds the sanitized values.
+ * and sanitizing. Throws the WordPress error; on success the request holds the sanitized values. Callbacks that
+ * answer at once are not waited for (see util/maybe.ts): a request whose callbacks all answer at once is checked
+ * without a promise.
  */
-export async function validateArgs(request: ApiRequest): Promise<void> {
+export function validateArgs(request: ApiRequest): Maybe<void> {
   const endpoint = request.endpoint!;
   const args = argList(endpoint.args);
-  const missing = args.filter(([name, spec]) => spec.required === true && !request.has(name)).map(([name]) => name);
-  if (missing.length) throw coreErrors.missingParams(missing);
-
-  const invalid: Record<string, string> = {};
-  const details: Record<string, unknown> = {};
-  const fail = (name: string, error: ApiError | false) => {
-    if (error === false) {
-      invalid[name] = 'Invalid parameter.';
-    } else {
-      invalid[name] = error.message;
-      details[name] = error.toWire();
-    }
-  };
-  // Index loops: an iterator result per argument, twice per request, was garbage every list request made (for-of
-  // across an await is not optimized away).
+  const missing: string[] = [];
+  // Index loops: an iterator result per argument, twice per request, was garbage every list request made.
   for (let index = 0; index < args.length; index++) {
     const [name, spec] = args[index]!;
-    if (!spec.validate || !request.has(name)) continue;
-    // Most callbacks answer at once: only a promise is awaited (each await is a turn of the microtask queue).
-    let verdict = spec.validate(request.get(name), { param: name, request });
-    if (verdict instanceof Promise) verdict = await verdict;
-    if (verdict === false || verdict instanceof ApiError) fail(name, verdict);
+    if (spec.required === true && !request.has(name)) missing.push(name);
   }
-  if (Object.keys(invalid).length) throw coreErrors.invalidParams(invalid, details);
+  if (missing.length) throw coreErrors.missingParams(missing);
+  const refused = new RefusedArgs();
+  return andThen(validateFrom(request, args, 0, refused), () => {
+    refused.check();
+    return andThen(sanitizeFrom(request, args, 0, refused), () => refused.check());
+  });
+}
 
-  for (let index = 0; index < args.length; index++) {
+/** The validate callbacks from the argument at `from` on; from the first that makes the request wait, later. */
+function validateFrom(request: ApiRequest, args: Array<[string, ArgSpec]>, from: number, refused: RefusedArgs): Maybe<void> {
+  for (let index = from; index < args.length; index++) {
+    const [name, spec] = args[index]!;
+    if (!spec.validate || !request.has(name)) continue;
+    const verdict = spec.validate(request.get(name), { param: name, request });
+    if (isPending(verdict)) {
+      return Promise.resolve(verdict).then((settled) => {
+        if (settled === false || settled instanceof ApiError) refused.add(name, settled);
+        return validateFrom(request, args, index + 1, refused);
+      });
+    }
+    if (verdict === false || verdict instanceof ApiError) refused.add(name, verdict);
+  }
+}
+
+/** The type checks and sanitize callbacks from the argument at `from` on, as {@link validateFrom}. */
+function sanitizeFrom(request: ApiRequest, args: Array<[string, ArgSpec]>, from: number, refused: RefusedArgs): Maybe<void> {
+  for (let index = from; index < args.length; index++) {
     const [name, spec] = args[index]!;
     if (spec.sanitize === false || !request.has(name)) continue;
     const value = request.get(name);
     if (spec.schema) {
       const parsed = parseWithZod(spec.schema, value, name);
-      if (parsed instanceof ApiError) fail(name, parsed);
+      if (parsed instanceof ApiError) refused.add(name, parsed);
       else request.set(name, parsed.value);
     } else if (spec.sanitize) {
-      let sanitized = spec.sanitize(value, { param: name, request });
-      if (sanitized instanceof Promise) sanitized = await sanitized;
-      if (sanitized instanceof ApiError) fail(name, sanitized);
+      const sanitized = spec.sanitize(value, { param: name, request });
+      if (isPending(sanitized)) {
+        return Promise.resolve(sanitized).then((settled) => {
+          if (settled instanceof ApiError) refused.add(name, settled);
+          else request.set(name, settled);
+          return sanitizeFrom(request, args, index + 1, refused);
+        });
+      }
+      if (sanitized instanceof ApiError) refused.add(name, sanitized);
       else request.set(name, sanitized);
     } else if (spec.type !== undefined) {
       const error = validateValue(value, spec, name);
       if (error) {
-        fail(name, error);
+        refused.add(name, error);
         continue;
       }
       const sanitized = sanitizeValue(value, spec, name);
-      if (sanitized instanceof ApiError) fail(name, sanitized);
+      if (sanitized instanceof ApiError) refused.add(name, sanitized);
       else request.set(name, sanitized);
     }
   }
-  if (Object.keys(invalid).length) throw coreErrors.invalidParams(invalid, details);
 }
 
 /** An endpoint's args as a list, made once per endpoint (its args never change once registered). */
@@ -210,12 +245,7 @@ function argList(args: Record<string, ArgSpec>): Array<[string, ArgSpec]> {
   return list;
 }
 
-async function dispatch(
-  ctx: PipelineContext,
-  request: ApiRequest,
-  body: BodyParams,
-  state: DispatchState,
-): Promise<ApiResponse> {
+function dispatch(ctx: PipelineContext, request: ApiRequest, body: BodyParams, state: DispatchState): Maybe<ApiResponse> {
   if (request.method === 'OPTIONS') {
     const found = ctx.registry.findRoute(request.path);
     if (!found) return new ApiResponse([]);
@@ -231,66 +261,95 @@ async function dispatch(
   request.endpoint = match.endpoint;
   request.setUrlParams(match.params);
   const scopes = ctx.keepsAnswers ? match.endpoint.definition.answerScopes : undefined;
+  if (!scopes) return runEndpoint(ctx, request, match, body);
   const second = Math.floor(ctx.now() / 1000);
-  const key = scopes ? requestAnswerKey(request, match, body, second) : null;
-  if (!scopes || !key) return runEndpoint(ctx, request, match, body);
+  const key = requestAnswerKey(request, match, body, second);
+  if (!key) return runEndpoint(ctx, request, match, body);
   const sent: NonNullable<DispatchState['sent']> = { second, scopes, version: null };
   state.sent = sent;
   // The version the cache read before looking the answer up (or computing it): what the answer belongs to.
-  const kept = await ctx.cached(
-    key,
-    scopes,
-    async () => {
-      const response = await runEndpoint(ctx, request, match, body);
-      return new RequestAnswer(response, await allowedMethods(match.route, request));
-    },
-    (version) => (sent.version = version),
-  );
-  state.allow = kept.allow;
-  return kept;
+  return ctx
+    .cached(
+      key,
+      scopes,
+      async () => {
+        const response = await runEndpoint(ctx, request, match, body);
+        return new RequestAnswer(response, await allowedMethods(match.route, request));
+      },
+      (version) => (sent.version = version),
+    )
+    .then((kept) => {
+      state.allow = kept.allow;
+      return kept;
+    });
 }
 
 /** Defaults, argument phases, permission and handler of the matched endpoint. */
-async function runEndpoint(ctx: PipelineContext, request: ApiRequest, match: RouteMatch, body: BodyParams): Promise<ApiResponse> {
+function runEndpoint(ctx: PipelineContext, request: ApiRequest, match: RouteMatch, body: BodyParams): Maybe<ApiResponse> {
   request.setDefaults(endpointDefaults(match.endpoint, ctx));
   if (body.jsonError) throw body.jsonError;
-  await validateArgs(request);
-  const permission = match.endpoint.permission;
-  if (permission) {
-    const verdict = await permission(request);
-    if (verdict instanceof ApiError) throw verdict;
-    if (verdict !== true) throw coreErrors.forbidden(request.authorizationStatus);
-  }
-  const result = await match.endpoint.handler(request);
-  return result instanceof ApiResponse ? result : new ApiResponse(result);
+  return andThen(validateArgs(request), () => {
+    const permission = match.endpoint.permission;
+    if (!permission) return answerOf(match.endpoint.handler(request));
+    return andThen(permission(request), (verdict) => {
+      if (verdict instanceof ApiError) throw verdict;
+      if (verdict !== true) throw coreErrors.forbidden(request.authorizationStatus);
+      return answerOf(match.endpoint.handler(request));
+    });
+  });
+}
+
+/** A handler's result as an answer: its data with status 200 unless it is one. */
+function answerOf(result: unknown): Maybe<ApiResponse> {
+  return andThen(result, (data) => (data instanceof ApiResponse ? data : new ApiResponse(data)));
 }
 
 /** WordPress rest_send_allow_header: the methods whose permission callback passes for this request. */
-export async function allowedMethods(route: CompiledRoute, request: ApiRequest): Promise<string[]> {
+export function allowedMethods(route: CompiledRoute, request: ApiRequest): Maybe<string[]> {
   // Each method in its first place, with the last verdict given for it (two lists: a Map, its entries and two
   // passes over them were garbage every request made).
   const methods: string[] = [];
   const verdicts: boolean[] = [];
-  for (const endpoint of route.endpoints) {
-    let verdict = true;
-    if (endpoint.permission) {
-      try {
-        verdict = (await endpoint.permission(request)) === true;
-      } catch {
-        verdict = false;
-      }
-    }
-    for (const method of endpoint.methods) {
+  const endpoints = route.endpoints;
+  const record = (index: number, verdict: boolean): void => {
+    for (const method of endpoints[index]!.methods) {
       const at = methods.indexOf(method);
       if (at === -1) {
         methods.push(method);
         verdicts.push(verdict);
       } else verdicts[at] = verdict;
     }
-  }
-  const allowed: string[] = [];
-  for (let i = 0; i < methods.length; i++) if (verdicts[i]) allowed.push(methods[i]!);
-  return allowed;
+  };
+  const from = (first: number): Maybe<string[]> => {
+    for (let index = first; index < endpoints.length; index++) {
+      const permission = endpoints[index]!.permission;
+      let verdict: Maybe<boolean | ApiError> = true;
+      if (permission) {
+        try {
+          verdict = permission(request);
+        } catch {
+          verdict = false;
+        }
+      }
+      if (isPending(verdict)) {
+        return Promise.resolve(verdict).then(
+          (settled) => {
+            record(index, settled === true);
+            return from(index + 1);
+          },
+          () => {
+            record(index, false);
+            return from(index + 1);
+          },
+        );
+      }
+      record(index, verdict === true);
+    }
+    const allowed: string[] = [];
+    for (let i = 0; i < methods.length; i++) if (verdicts[i]) allowed.push(methods[i]!);
+    return allowed;
+  };
+  return from(0);
 }
 
 function toApiError(error: unknown, ctx: PipelineContext): ApiError {
@@ -317,11 +376,23 @@ function nonceOf(body: BodyParams, query: Record<string, unknown>, input: SiteRe
 /**
  * Serves one request the way WordPress's REST server does, and whatever goes wrong — in a handler, or later in
  * filtering, serializing or rendering the answer, or in a header no HTTP server would send — the client gets
- * WordPress's JSON error envelope, never an exception for the framework to answer in its own way.
+ * WordPress's JSON error envelope, never an exception for the framework to answer in its own way. The answer
+ * comes at once when no step had to wait (see util/maybe.ts).
  */
-export async function handleRequest(ctx: PipelineContext, input: SiteRequest, bodyError?: ApiError): Promise<SiteResponse> {
+export function handleRequest(ctx: PipelineContext, input: SiteRequest, bodyError?: ApiError): Maybe<SiteResponse> {
+  let served: Maybe<SiteResponse>;
   try {
-    const response = await serveRequest(ctx, input, bodyError);
+    served = serveRequest(ctx, input, bodyError);
+  } catch (error) {
+    return fatalAnswer(ctx, error);
+  }
+  if (isPending(served)) return Promise.resolve(served).then((response) => checkedAnswer(ctx, response), (error: unknown) => fatalAnswer(ctx, error));
+  return checkedAnswer(ctx, served);
+}
+
+/** The answer, if every header it carries is one an HTTP server would send; else WordPress's fatal error. */
+function checkedAnswer(ctx: PipelineContext, response: SiteResponse): SiteResponse {
+  try {
     const headers = response.headers;
     for (let i = 0; i < headers.length; i++) {
       const pair = headers[i]!;
@@ -331,15 +402,37 @@ export async function handleRequest(ctx: PipelineContext, input: SiteRequest, bo
     }
     return response;
   } catch (error) {
-    ctx.logger.error('unhandled error while answering a REST request', {
-      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-    });
-    return fatalErrorResponse();
+    return fatalAnswer(ctx, error);
   }
 }
 
+function fatalAnswer(ctx: PipelineContext, error: unknown): SiteResponse {
+  ctx.logger.error('unhandled error while answering a REST request', {
+    error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+  });
+  return fatalErrorResponse();
+}
+
+/** One request on its way through the pipeline: what its first steps found, and what the answer's headers need. */
+interface RequestRun {
+  readonly ctx: PipelineContext;
+  readonly input: SiteRequest;
+  readonly rawMethod: string;
+  readonly method: string;
+  readonly overridden: boolean;
+  readonly query: Record<string, unknown>;
+  readonly path: string;
+  readonly apiRoot: string;
+  readonly jsonp: unknown;
+  readonly body: BodyParams;
+  readonly state: DispatchState;
+  caller: Caller;
+  nonceRefused: boolean;
+  request: ApiRequest | null;
+}
+
 /** Serves one request (see ../design: the pipeline order is contract). */
-async function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?: ApiError): Promise<SiteResponse> {
+function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?: ApiError): Maybe<SiteResponse> {
   const rawMethod = input.method.toUpperCase();
   const query = parseFormString(input.query ?? '');
   const path = resolveRoutePath(input.path, query);
@@ -371,56 +464,112 @@ async function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?
     }
   }
 
-  const state: DispatchState = { route: null };
-  const body = readBodyParams(input, method);
-  let principal: Principal | null = null;
-  let caller: Caller = { principal: null, headers: [], credentialed: true };
-  let nonceRefused = false;
-  let request: ApiRequest | null = null;
-  let response: ApiResponse;
+  const run: RequestRun = {
+    ctx,
+    input,
+    rawMethod,
+    method,
+    overridden,
+    query,
+    path,
+    apiRoot,
+    jsonp,
+    body: readBodyParams(input, method),
+    state: { route: null },
+    caller: { principal: null, headers: [], credentialed: true },
+    nonceRefused: false,
+    request: null,
+  };
+  let outcome: Maybe<ApiResponse>;
   try {
-    if (bodyError) throw bodyError;
-    // JSONP answers are readable cross-site, so they never carry a signed-in user's data.
-    // Own property only: an in-process caller sets it; nothing inherited may stand in for it.
-    if (Object.hasOwn(input, 'principal') && input.principal) caller = { principal: input.principal, headers: [], credentialed: true };
-    else if (jsonp === undefined) {
-      try {
-        caller = await identifyCaller(ctx, input, nonceOf(body, query, input), input.frameworkRequest);
-      } catch (error) {
-        nonceRefused = error instanceof ApiError && error.code === 'rest_cookie_invalid_nonce';
-        throw error;
-      }
-    }
-    principal = caller.principal;
-    request = new ApiRequest({
-      site: ctx,
-      method,
-      rawMethod,
-      path,
-      headers: input.headers,
-      query,
-      json: body.json,
-      form: body.form,
-      files: body.files,
-      body: input.body,
-      principal,
-      apiRoot,
-      remoteAddress: input.remoteAddress,
-      jsonContentType: body.jsonContentType,
-    });
-    response = await dispatch(ctx, request, body, state);
+    outcome = identifyAndDispatch(run, bodyError);
   } catch (error) {
-    const apiError = toApiError(error, ctx);
-    response = new ApiResponse(apiError.toWire(), apiError.status, apiError.status === 503 ? [['Retry-After', '5']] : []);
-    (response as ApiResponse & { isError?: boolean }).isError = true;
+    outcome = errorAnswer(ctx, error);
   }
+  if (isPending(outcome)) {
+    return Promise.resolve(outcome).then(
+      (response) => finishAnswer(run, response),
+      (error: unknown) => finishAnswer(run, errorAnswer(ctx, error)),
+    );
+  }
+  return finishAnswer(run, outcome);
+}
+
+/** WordPress's error envelope for what a step threw. */
+function errorAnswer(ctx: PipelineContext, error: unknown): ApiResponse {
+  const apiError = toApiError(error, ctx);
+  const response = new ApiResponse(apiError.toWire(), apiError.status, apiError.status === 503 ? [['Retry-After', '5']] : []);
+  (response as ApiResponse & { isError?: boolean }).isError = true;
+  return response;
+}
+
+function nonceRefusal(run: RequestRun, error: unknown): never {
+  run.nonceRefused = error instanceof ApiError && error.code === 'rest_cookie_invalid_nonce';
+  throw error;
+}
+
+/** Who calls, then the matched endpoint's answer. */
+function identifyAndDispatch(run: RequestRun, bodyError: ApiError | undefined): Maybe<ApiResponse> {
+  if (bodyError) throw bodyError;
+  const input = run.input;
+  // JSONP answers are readable cross-site, so they never carry a signed-in user's data.
+  // Own property only: an in-process caller sets it; nothing inherited may stand in for it.
+  if (Object.hasOwn(input, 'principal') && input.principal) return dispatchAs(run, { principal: input.principal, headers: [], credentialed: true });
+  if (run.jsonp !== undefined) return dispatchAs(run, run.caller);
+  let caller: Maybe<Caller>;
+  try {
+    caller = identifyCaller(run.ctx, input, nonceOf(run.body, run.query, input), input.frameworkRequest);
+  } catch (error) {
+    nonceRefusal(run, error);
+  }
+  if (isPending(caller)) {
+    return Promise.resolve(caller).then(
+      (identified) => dispatchAs(run, identified),
+      (error: unknown) => nonceRefusal(run, error),
+    );
+  }
+  return dispatchAs(run, caller);
+}
+
+function dispatchAs(run: RequestRun, caller: Caller): Maybe<ApiResponse> {
+  run.caller = caller;
+  const { body, input } = run;
+  const request = new ApiRequest({
+    site: run.ctx,
+    method: run.method,
+    rawMethod: run.rawMethod,
+    path: run.path,
+    headers: input.headers,
+    query: run.query,
+    json: body.json,
+    form: body.form,
+    files: body.files,
+    body: input.body,
+    principal: caller.principal,
+    apiRoot: run.apiRoot,
+    remoteAddress: input.remoteAddress,
+    jsonContentType: body.jsonContentType,
+  });
+  run.request = request;
+  return dispatch(run.ctx, request, body, run.state);
+}
+
+/** The Allow header's methods (when a route matched), then the answer as sent. */
+function finishAnswer(run: RequestRun, response: ApiResponse): Maybe<SiteResponse> {
+  const { state, request } = run;
+  if (state.route && request) return andThen(state.allow ?? allowedMethods(state.route, request), (allow) => sentAnswer(run, response, allow));
+  return sentAnswer(run, response, null);
+}
+
+/** The answer with WordPress's headers, its fields filtered, enveloped or rendered as asked, and its body encoded. */
+function sentAnswer(run: RequestRun, response: ApiResponse, allow: readonly string[] | null): SiteResponse {
+  const { ctx, input, query, jsonp, rawMethod, request, state, apiRoot } = run;
+  const caller = run.caller;
+  const principal = caller.principal;
   const isError = (response as ApiResponse & { isError?: boolean }).isError === true;
 
   let headers = [...response.headers];
-  if (state.route && request) {
-    const allow = state.allow ?? (await allowedMethods(state.route, request));
-    if (allow.length) headers.push(['Allow', allow.join(', ')]);
-  }
+  if (allow?.length) headers.push(['Allow', allow.join(', ')]);
   let data = response.data;
   let status = response.status;
   const fields = request?.get('_fields') ?? query._fields;
@@ -438,7 +587,7 @@ async function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?
     ...caller.headers,
     ...headers,
   ];
-  if (principal || nonceRefused || (overridden && status >= 400 && status < 500)) out.push(...NO_CACHE_HEADERS);
+  if (principal || run.nonceRefused || (run.overridden && status >= 400 && status < 500)) out.push(...NO_CACHE_HEADERS);
   const origin = headerValue(input.headers, 'origin');
   out.push(
     ...corsHeaders(origin, rawMethod, principal !== null, {

@@ -18,6 +18,7 @@ import type { EventQuery, LinkedPostQuery, TermQuery } from './queries.js';
 import type { ContactFormRepository } from './contact-forms.js';
 import type { PopupRepository } from './popups.js';
 import type { ContentRepository } from './content.js';
+import type { Maybe } from '../util/maybe.js';
 import type { AttachmentRepository, CacheRepository } from './media-repositories.js';
 import type { RedirectionRepositories } from './redirection.js';
 
@@ -58,23 +59,29 @@ export interface PostIndex {
   slugTaken(type: string, slug: string, exceptId?: number): Promise<boolean>;
 }
 
+/**
+ * A repository whose every read is asked of a database, as the PostgreSQL store's are: the same methods, each
+ * giving a promise (the interface lets the memory store answer some of them at once).
+ */
+export type Asked<R> = { [K in keyof R]: R[K] extends (...args: infer A) => Maybe<infer T> ? (...args: A) => Promise<T> : R[K] };
+
 /** Partial updates: only the fields given change. */
 export type Patch<T> = Partial<Omit<T, 'id' | 'type'>>;
 
 export interface PostTypeRepository<R, N> {
   get(id: number): Promise<R | null>;
   /** The records that exist, in the order of `ids`. */
-  getMany(ids: readonly number[]): Promise<R[]>;
+  getMany(ids: readonly number[]): Maybe<R[]>;
   create(input: N): Promise<R>;
   update(id: number, patch: Patch<R>): Promise<R>;
 }
 
 export interface EventRepository extends PostTypeRepository<EventRecord, NewEvent> {
-  list(query: EventQuery): Promise<Page<EventRecord>>;
+  list(query: EventQuery): Maybe<Page<EventRecord>>;
 }
 
 export interface LinkedPostRepository<R, N> extends PostTypeRepository<R, N> {
-  list(query: LinkedPostQuery): Promise<Page<R>>;
+  list(query: LinkedPostQuery): Maybe<Page<R>>;
   /** A published-or-not record whose name matches case-insensitively, for duplicate avoidance. */
   findByTitle(title: string): Promise<R[]>;
 }
@@ -83,12 +90,12 @@ export type VenueRepository = LinkedPostRepository<VenueRecord, NewVenue>;
 export type OrganizerRepository = LinkedPostRepository<OrganizerRecord, NewOrganizer>;
 
 export interface TermRepository {
-  get(id: number): Promise<TermRecord | null>;
-  getMany(ids: readonly number[]): Promise<TermRecord[]>;
-  findBySlug(taxonomy: string, slug: string): Promise<TermRecord | null>;
+  get(id: number): Maybe<TermRecord | null>;
+  getMany(ids: readonly number[]): Maybe<TermRecord[]>;
+  findBySlug(taxonomy: string, slug: string): Maybe<TermRecord | null>;
   /** Terms of the taxonomy whose name equals `name` case-insensitively (under `parentId` when given). */
-  findByName(taxonomy: string, name: string, parentId?: number): Promise<TermRecord[]>;
-  list(query: TermQuery): Promise<Page<TermRecord>>;
+  findByName(taxonomy: string, name: string, parentId?: number): Maybe<TermRecord[]>;
+  list(query: TermQuery): Maybe<Page<TermRecord>>;
   create(term: NewTerm): Promise<TermRecord>;
   update(id: number, patch: TermPatch): Promise<TermRecord>;
   /** Deletes the term, its assignments, and moves its children up to its parent. */

@@ -49,7 +49,8 @@ export function eventRepository(context: MemoryContext): EventRepository {
   const { db, write } = context;
   return {
     get: async (id: number) => db.events.get(id) ?? null,
-    getMany: async (ids: readonly number[]) => many(db.events, ids),
+    // Reads that need no waiting answer at once (see Maybe in @siterest/core).
+    getMany: (ids: readonly number[]) => many(db.events, ids),
     create: (input: NewEvent) =>
       write((j) => {
         const record = insertPost(db, db.events, {
@@ -75,7 +76,7 @@ export function eventRepository(context: MemoryContext): EventRepository {
         reindex(db, before, after, j);
         return after;
       }),
-    list: async (query: EventQuery) => listEvents(context, query),
+    list: (query: EventQuery) => listEvents(context, query),
   };
 }
 

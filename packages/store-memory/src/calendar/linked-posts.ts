@@ -22,7 +22,7 @@ function linkedRepository<R extends PostRecord>(
   link: 'venueIds' | 'organizerIds',
   searchable: (record: R) => string[],
 ): LinkedPostRepository<R, Omit<R, 'id'>> {
-  const list = async (query: LinkedPostQuery): Promise<Page<R>> => {
+  const list = (query: LinkedPostQuery): Page<R> => {
     const terms = query.search ? searchTerms(query.search) : [];
     const include = query.include ? new Set(query.include) : null;
     const linkedEvents = (id: number) =>
@@ -49,7 +49,8 @@ function linkedRepository<R extends PostRecord>(
   };
   return {
     get: async (id: number) => map.get(id) ?? null,
-    getMany: async (ids: readonly number[]) => many(map, ids),
+    // Reads that need no waiting answer at once (see Maybe in @siterest/core).
+    getMany: (ids: readonly number[]) => many(map, ids),
     findByTitle: async (title: string) =>
       [...map.values()].filter((record) => record.status !== 'trash' && lower(record.title) === lower(title)),
     create: (input: Omit<R, 'id'>) => write((j) => insertPost(db, map, input, j)),

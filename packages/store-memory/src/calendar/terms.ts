@@ -7,23 +7,24 @@ function withCount(db: MemoryDb, term: Omit<TermRecord, 'count'>): TermRecord {
 
 export function termRepository({ db, write }: MemoryContext): TermRepository {
   return {
-    get: async (id: number) => {
+    // Reads answer at once (see Maybe in @siterest/core).
+    get: (id: number) => {
       const term = db.terms.get(id);
       return term ? withCount(db, term) : null;
     },
-    getMany: async (ids: readonly number[]) => many(db.terms, ids).map((t) => withCount(db, t)),
-    findBySlug: async (taxonomy: string, slug: string) => {
+    getMany: (ids: readonly number[]) => many(db.terms, ids).map((t) => withCount(db, t)),
+    findBySlug: (taxonomy: string, slug: string) => {
       for (const term of db.terms.values()) {
         if (term.taxonomy === taxonomy && term.slug === slug) return withCount(db, term);
       }
       return null;
     },
-    findByName: async (taxonomy: string, name: string, parentId?: number) =>
+    findByName: (taxonomy: string, name: string, parentId?: number) =>
       [...db.terms.values()]
         .filter((t) => t.taxonomy === taxonomy && lower(t.name) === lower(name) && (parentId === undefined || t.parentId === parentId))
         .sort((a, b) => a.id - b.id)
         .map((t) => withCount(db, t)),
-    list: async (query: TermQuery) => listTerms(db, query),
+    list: (query: TermQuery) => listTerms(db, query),
     create: (term: NewTerm) =>
       write((j) => {
         const id = takeId(db.nextTermId, j);

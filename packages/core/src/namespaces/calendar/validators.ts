@@ -4,6 +4,7 @@ import { intval, isEmpty, isNumeric, splitAtCommas, strval } from '../../http/ph
 import { phpUrlDecode } from '../../http/query.js';
 import { sanitizeTitle } from '../../text/sanitize.js';
 import { EVENT_TYPE, ORGANIZER_TYPE, VENUE_TYPE } from './constants.js';
+import { andThen, isPending, type Maybe } from '../../util/maybe.js';
 
 /*
  * The Events Calendar's argument validators (Tribe__Validator__Base and its events subclass). A validator
@@ -42,34 +43,53 @@ export const isString: ArgValidator = (value) => !isEmpty(value) && isText(value
  * request: the list's validation and its query both resolve the same terms, and on PostgreSQL each lookup is a
  * round trip.
  */
-export function findTerm(request: ApiRequest, taxonomy: string, value: unknown): Promise<number | null> {
+export function findTerm(request: ApiRequest, taxonomy: string, value: unknown): Maybe<number | null> {
   const key = typeof value === 'number' ? `term ${taxonomy} id ${value}` : `term ${taxonomy} = ${strval(value)}`;
   return request.remember(key, () => lookUpTerm(request, taxonomy, value));
 }
 
-async function lookUpTerm(request: ApiRequest, taxonomy: string, value: unknown): Promise<number | null> {
+function lookUpTerm(request: ApiRequest, taxonomy: string, value: unknown): Maybe<number | null> {
   const terms = request.site.store.terms;
-  if (typeof value === 'number') {
-    const term = await terms.get(value);
-    return term && term.taxonomy === taxonomy ? term.id : null;
-  }
+  if (typeof value === 'number') return andThen(terms.get(value), (term) => (term && term.taxonomy === taxonomy ? term.id : null));
   const text = strval(value).trim();
   if (!text) return null;
-  const bySlug = await terms.findBySlug(taxonomy, sanitizeTitle(text));
-  if (bySlug) return bySlug.id;
-  const byName = await terms.findByName(taxonomy, text);
-  return byName[0]?.id ?? null;
+  return andThen(terms.findBySlug(taxonomy, sanitizeTitle(text)), (bySlug) => {
+    if (bySlug) return bySlug.id;
+    return andThen(terms.findByName(taxonomy, text), (byName) => byName[0]?.id ?? null);
+  });
+}
+
+/** The terms' ids in order, the unknown ones left out; at once when every lookup is. */
+export function findTerms(request: ApiRequest, taxonomy: string, values: readonly unknown[], from = 0, ids: number[] = []): Maybe<number[]> {
+  for (let index = from; index < values.length; index++) {
+    const id = findTerm(request, taxonomy, values[index]);
+    if (isPending(id)) {
+      return Promise.resolve(id).then((found) => {
+        if (found !== null) ids.push(found);
+        return findTerms(request, taxonomy, values, index + 1, ids);
+      });
+    }
+    if (id !== null) ids.push(id);
+  }
+  return ids;
 }
 
 export function isTermOf(taxonomy: string): ArgValidator {
-  return async (value, { request }) => {
+  return (value, { request }) => {
     const terms = listToArray(value);
     if (!terms.length) return false;
-    for (const term of terms) {
-      if ((await findTerm(request, taxonomy, term)) === null) return false;
-    }
-    return true;
+    return everyTermFound(request, taxonomy, terms, 0);
   };
+}
+
+/** Whether each of the terms exists, asked in order until one does not. */
+function everyTermFound(request: ApiRequest, taxonomy: string, terms: readonly unknown[], from: number): Maybe<boolean> {
+  for (let index = from; index < terms.length; index++) {
+    const id = findTerm(request, taxonomy, terms[index]);
+    if (isPending(id)) return Promise.resolve(id).then((found) => found !== null && everyTermFound(request, taxonomy, terms, index + 1));
+    if (id === null) return false;
+  }
+  return true;
 }
 
 async function isPostOfType(request: ApiRequest, value: unknown, type: string): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { StoreError, type EventRecord, type EventRepository, type NewEvent, type Patch } from '@siterest/core';
+import { StoreError, type Asked, type EventRecord, type EventRepository, type NewEvent, type Patch } from '@siterest/core';
 import { idValue } from '../../sql/params.js';
 import { atomically, type Db } from '../db.js';
 import { listEvents } from './event-list.js';
@@ -9,7 +9,7 @@ import { EVENT } from '../post-types.js';
 const PUBLISHED = 'publish';
 
 /** Events: a post, its `events` row and its term assignments, always written together with the term counts. */
-export function eventRepository(db: Db): EventRepository {
+export function eventRepository(db: Db): Asked<EventRepository> {
   const get = (d: Db, id: number) => readPost<EventRecord>(d, EVENT, id, EVENT_TERMS);
   return {
     get: (id) => get(db, id),

@@ -1,5 +1,6 @@
 import {
   StoreError,
+  type Asked,
   type LinkedPostQuery,
   type LinkedPostRepository,
   type Page,
@@ -73,7 +74,7 @@ async function listLinked<R>(db: Db, linked: Linked, q: LinkedPostQuery): Promis
 }
 
 /** Venues and organizers: posts with their own table, listed newest first. */
-export function linkedRepository<R extends PostRecord, N>(db: Db, linked: Linked): LinkedPostRepository<R, N> {
+export function linkedRepository<R extends PostRecord, N>(db: Db, linked: Linked): Asked<LinkedPostRepository<R, N>> {
   const { type } = linked;
   return {
     get: (id) => readPost<R>(db, type, id),

@@ -1,4 +1,4 @@
-import { StoreError, type NewTerm, type TermPatch, type TermRecord, type TermRepository } from '@siterest/core';
+import { StoreError, type Asked, type NewTerm, type TermPatch, type TermRecord, type TermRepository } from '@siterest/core';
 import { hasNul, idValue, idValues, Params } from '../../sql/params.js';
 import { assignments, selectList } from '../columns.js';
 import { atomically, type Db } from '../db.js';
@@ -6,7 +6,7 @@ import { lockNames } from '../naming-lock.js';
 import { listTerms } from './term-list.js';
 import { TERM_COLUMNS, termSelect, toTerm } from './term-rows.js';
 
-export function termRepository(db: Db): TermRepository {
+export function termRepository(db: Db): Asked<TermRepository> {
   const many = async (ids: readonly number[]) => {
     if (ids.length === 0) return [];
     const rows = await db.sql.query(`${termSelect(db)} WHERE t.id = ANY($1::bigint[])`, [[...new Set(idValues(ids))]], { prepare: true });

@@ -9,7 +9,8 @@ import { isTruthy } from '../posts/inputs.js';
 import { addQueryArgs, phpUrlencode, withQuery, type QueryValue } from '../posts/rest-url.js';
 import { readVisibility } from '../posts/access.js';
 import { allowedStatuses } from '../posts/status.js';
-import { findTerm, listToArray } from '../validators.js';
+import { findTerms, listToArray } from '../validators.js';
+import { andThen, type Maybe } from '../../../util/maybe.js';
 import { EVENTS } from './kind.js';
 
 /** TEC Pro's default geofence around `geoloc_lat`/`geoloc_lng`, in kilometres. */
@@ -33,7 +34,7 @@ function filterBoolean(value: unknown): boolean {
  * `strict_dates`, the default window dropped when only `starts_*`/`ends_*` are given, and every date filter
  * ignored for `include`.
  */
-export async function planEventList(request: ApiRequest): Promise<EventListPlan> {
+export function planEventList(request: ApiRequest): Maybe<EventListPlan> {
   const site = request.site;
   const zone = siteZone(site.settings);
   const now = site.now();
@@ -85,14 +86,6 @@ export async function planEventList(request: ApiRequest): Promise<EventListPlan>
     statusForUrl = statuses === 'any' ? 'any' : 'publish';
   }
 
-  const termIds = async (taxonomy: string, value: unknown) => {
-    const ids: number[] = [];
-    for (const item of listToArray(value)) {
-      const id = await findTerm(request, taxonomy, item);
-      if (id !== null) ids.push(id);
-    }
-    return ids;
-  };
   const idList = (value: unknown) => listToArray(value).map(Number);
   const geoloc = isTruthy(raw('geoloc')) || raw('geoloc') === true;
   const lat = Number(raw('geoloc_lat'));
@@ -101,57 +94,63 @@ export async function planEventList(request: ApiRequest): Promise<EventListPlan>
   const maxOf = (a?: string, b?: string) => (a && b ? (a > b ? a : b) : (a ?? b));
   const minOf = (a?: string, b?: string) => (a && b ? (a < b ? a : b) : (a ?? b));
 
-  const query: EventQuery = {
-    statuses,
-    visibility: readVisibility(request.principal, EVENTS.caps, statuses),
-    search: request.has('search') ? String(raw('search')) : undefined,
-    categoryIds: request.has('categories') ? await termIds(CATEGORY_TAXONOMY, raw('categories')) : undefined,
-    tagIds: request.has('tags') ? await termIds(TAG_TAXONOMY, raw('tags')) : undefined,
-    venueIds: request.has('venue') ? idList(raw('venue')) : undefined,
-    organizerIds: request.has('organizer') ? idList(raw('organizer')) : undefined,
-    featured: request.has('featured') ? raw('featured') === true : undefined,
-    include,
-    parentId: request.has('post_parent') ? intval(raw('post_parent')) : undefined,
-    excludeHidden: true,
-    geo: geoloc
-      ? Number.isFinite(lat) && Number.isFinite(lng) && request.has('geoloc_lat') && request.has('geoloc_lng')
-        ? { near: { lat, lng, radiusKm: GEOFENCE_KM } }
-        : {}
-      : undefined,
-    orderBy: include ? 'date' : 'start',
-    offset: (page - 1) * perPage,
-    limit: perPage,
-  };
-  if (!include) {
-    query.startsAfter = maxOf(utc(startDate), utc(bounds.starts_after));
-    query.startsBefore = utc(bounds.starts_before);
-    query.endsAfter = utc(bounds.ends_after);
-    query.endsBefore = minOf(utc(endDate), utc(bounds.ends_before));
-  }
+  // The terms a list names, categories before tags (each lookup waits only where the store makes it).
+  const categories = request.has('categories') ? findTerms(request, CATEGORY_TAXONOMY, listToArray(raw('categories'))) : undefined;
+  return andThen(categories, (categoryIds) =>
+    andThen(request.has('tags') ? findTerms(request, TAG_TAXONOMY, listToArray(raw('tags'))) : undefined, (tagIds) => {
+      const query: EventQuery = {
+        statuses,
+        visibility: readVisibility(request.principal, EVENTS.caps, statuses),
+        search: request.has('search') ? String(raw('search')) : undefined,
+        categoryIds,
+        tagIds,
+        venueIds: request.has('venue') ? idList(raw('venue')) : undefined,
+        organizerIds: request.has('organizer') ? idList(raw('organizer')) : undefined,
+        featured: request.has('featured') ? raw('featured') === true : undefined,
+        include,
+        parentId: request.has('post_parent') ? intval(raw('post_parent')) : undefined,
+        excludeHidden: true,
+        geo: geoloc
+          ? Number.isFinite(lat) && Number.isFinite(lng) && request.has('geoloc_lat') && request.has('geoloc_lng')
+            ? { near: { lat, lng, radiusKm: GEOFENCE_KM } }
+            : {}
+          : undefined,
+        orderBy: include ? 'date' : 'start',
+        offset: (page - 1) * perPage,
+        limit: perPage,
+      };
+      if (!include) {
+        query.startsAfter = maxOf(utc(startDate), utc(bounds.starts_after));
+        query.startsBefore = utc(bounds.starts_before);
+        query.endsAfter = utc(bounds.ends_after);
+        query.endsBefore = minOf(utc(endDate), utc(bounds.ends_before));
+      }
 
-  let restUrl = withQuery(request.restUrl(`${CALENDAR_NAMESPACE}/events/`), [
-    ['page', page],
-    ['per_page', perPage],
-    ['start_date', startDate],
-    ['end_date', endDate],
-    // URL-encoded (TEC writes it raw): free text must not break out of the URL, and the paging links encode it too.
-    ['search', request.has('search') ? phpUrlencode(String(raw('search'))) : null],
-    ['geoloc', geoloc ? 1 : null],
-    ['geoloc_lat', geoloc ? String(raw('geoloc_lat') ?? '') : null],
-    ['geoloc_lng', geoloc ? String(raw('geoloc_lng') ?? '') : null],
-    ['status', statusForUrl],
-    ['post_parent', request.has('post_parent') ? intval(raw('post_parent')) : null],
-    ['include', include ?? null],
-    ['starts_before', bounds.starts_before],
-    ['starts_after', bounds.starts_after],
-    ['ends_before', bounds.ends_before],
-    ['ends_after', bounds.ends_after],
-    ['ticketed', request.has('ticketed') ? raw('ticketed') === true : null],
-  ]);
-  const extra: Array<[string, QueryValue]> = [];
-  if (request.has('venue')) extra.push(['venue', idList(raw('venue'))]);
-  if (request.has('organizer')) extra.push(['organizer', idList(raw('organizer'))]);
-  if (request.has('featured')) extra.push(['featured', raw('featured') === true]);
-  if (extra.length) restUrl = addQueryArgs(restUrl, extra);
-  return { query, restUrl, page, perPage };
+      let restUrl = withQuery(request.restUrl(`${CALENDAR_NAMESPACE}/events/`), [
+        ['page', page],
+        ['per_page', perPage],
+        ['start_date', startDate],
+        ['end_date', endDate],
+        // URL-encoded (TEC writes it raw): free text must not break out of the URL, and the paging links encode it too.
+        ['search', request.has('search') ? phpUrlencode(String(raw('search'))) : null],
+        ['geoloc', geoloc ? 1 : null],
+        ['geoloc_lat', geoloc ? String(raw('geoloc_lat') ?? '') : null],
+        ['geoloc_lng', geoloc ? String(raw('geoloc_lng') ?? '') : null],
+        ['status', statusForUrl],
+        ['post_parent', request.has('post_parent') ? intval(raw('post_parent')) : null],
+        ['include', include ?? null],
+        ['starts_before', bounds.starts_before],
+        ['starts_after', bounds.starts_after],
+        ['ends_before', bounds.ends_before],
+        ['ends_after', bounds.ends_after],
+        ['ticketed', request.has('ticketed') ? raw('ticketed') === true : null],
+      ]);
+      const extra: Array<[string, QueryValue]> = [];
+      if (request.has('venue')) extra.push(['venue', idList(raw('venue'))]);
+      if (request.has('organizer')) extra.push(['organizer', idList(raw('organizer'))]);
+      if (request.has('featured')) extra.push(['featured', raw('featured') === true]);
+      if (extra.length) restUrl = addQueryArgs(restUrl, extra);
+      return { query, restUrl, page, perPage };
+    }),
+  );
 }

@@ -1,7 +1,7 @@
 import { callerKey } from '../../../answer-cache.js';
 import { FRAGMENT_KINDS, fragmentKey, fragmentOf, shareJoinedList, type Fragment, type FragmentCache, type FragmentKey } from '../../../fragment-cache.js';
 import type { ApiRequest } from '../../../http/api-request.js';
-import { respond } from '../../../http/api-response.js';
+import { respond, type ApiResponse } from '../../../http/api-response.js';
 import { intval } from '../../../http/php.js';
 import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type RouteDefinition } from '../../../registry/types.js';
 import type { PostRouteDocs } from '../posts/types.js';
@@ -13,7 +13,8 @@ import { canDelete, canEdit, canRead, unlocked, writeAllowed } from '../posts/ac
 import { archiveEnding } from '../posts/rest-url.js';
 import { createArgs, idArg, listArgs, passwordArg, slugArg, unrequired, updateBySlugArgs, EVENT_TYPE } from './args.js';
 import { EVENTS } from './kind.js';
-import { planEventList } from './list.js';
+import { planEventList, type EventListPlan } from './list.js';
+import { andThen, isPending, type Maybe } from '../../../util/maybe.js';
 import { loadRelations, serializeEvent, type EventRelations } from './serialize.js';
 import { createEvent, trashEvent, updateEvent } from './service.js';
 
@@ -58,22 +59,22 @@ async function wire(request: ApiRequest, events: EventRecord[], withJsonLd: bool
 
 /**
  * The venues and organizers the events link to that the caller may read, read at `version`: from the fragment
- * cache when read at that version before, else from the store (and kept).
+ * cache when read at that version before, else from the store (and kept). At once when all of them were kept.
  */
-async function readableLinked(
+function readableLinked(
   request: ApiRequest,
   fragments: FragmentCache,
   events: readonly EventRecord[],
   version: number,
-): Promise<{ venues: Map<number, VenueRecord>; organizers: Map<number, OrganizerRecord> }> {
+): Maybe<LinkedRecords> {
   const settings = request.site.settings;
   const store = request.site.store;
-  const gather = async <R extends VenueRecord | OrganizerRecord>(
+  const gather = <R extends VenueRecord | OrganizerRecord>(
     kind: typeof VENUES | typeof ORGANIZERS,
     code: typeof FRAGMENT_KINDS.venue | typeof FRAGMENT_KINDS.organizer,
     ids: (event: EventRecord) => readonly number[],
-    getMany: (ids: number[]) => Promise<R[]>,
-  ) => {
+    getMany: (ids: number[]) => Maybe<R[]>,
+  ): Maybe<Map<number, R>> => {
     const found = new Map<number, R>();
     let missing: Set<number> | null = null;
     // Index loops and forEach: iterator results and entry pairs per id were a good part of a list's garbage.
@@ -87,23 +88,31 @@ async function readableLinked(
         else (missing ??= new Set()).add(id);
       }
     }
-    if (missing) {
-      for (const record of await getMany([...missing])) {
+    const readable = (): Map<number, R> => {
+      // A venue or organizer the caller may not read is left out, as if the event had none (TEC embeds it whole).
+      found.forEach((record, id) => {
+        if (!canRead(request, kind, record)) found.delete(id);
+      });
+      return found;
+    };
+    if (!missing) return readable();
+    return andThen(getMany([...missing]), (records) => {
+      for (const record of records) {
         fragments.keepRecord(code, record.id, version, settings, record);
         found.set(record.id, record);
       }
-    }
-    // A venue or organizer the caller may not read is left out, as if the event had none (TEC embeds it whole).
-    found.forEach((record, id) => {
-      if (!canRead(request, kind, record)) found.delete(id);
+      return readable();
     });
-    return found;
   };
-  const [venues, organizers] = await Promise.all([
-    gather(VENUES, FRAGMENT_KINDS.venue, (event) => event.venueIds, (ids) => store.venues.getMany(ids)),
-    gather(ORGANIZERS, FRAGMENT_KINDS.organizer, (event) => event.organizerIds, (ids) => store.organizers.getMany(ids)),
-  ]);
+  const venues = gather(VENUES, FRAGMENT_KINDS.venue, (event) => event.venueIds, (ids) => store.venues.getMany(ids));
+  const organizers = gather(ORGANIZERS, FRAGMENT_KINDS.organizer, (event) => event.organizerIds, (ids) => store.organizers.getMany(ids));
+  if (isPending(venues) || isPending(organizers)) return Promise.all([venues, organizers]).then(([v, o]) => ({ venues: v, organizers: o }));
   return { venues, organizers };
+}
+
+interface LinkedRecords {
+  venues: Map<number, VenueRecord>;
+  organizers: Map<number, OrganizerRecord>;
 }
 
 /**
@@ -113,19 +122,27 @@ async function readableLinked(
  * and settings, which the version and the settings object stand for. Terms and images are read only for the
  * events whose fragment is missing.
  */
-async function wireList(request: ApiRequest, events: EventRecord[], version: number | undefined): Promise<{ data: Array<Record<string, unknown>>; fragments: Fragment[] | null }> {
+function wireList(request: ApiRequest, events: EventRecord[], version: number | undefined): Maybe<ListedEvents> {
   const fragments = request.site.fragments;
-  if (!fragments || version === undefined) return { data: await wire(request, events, false), fragments: null };
+  if (!fragments || version === undefined) return wire(request, events, false).then((data) => ({ data, fragments: null }));
+  return andThen(readableLinked(request, fragments, events, version), (linked) => fragmentsOf(request, fragments, events, version, linked));
+}
+
+interface ListedEvents {
+  data: Array<Record<string, unknown>>;
+  fragments: Fragment[] | null;
+}
+
+function fragmentsOf(request: ApiRequest, fragments: FragmentCache, events: EventRecord[], version: number, linked: LinkedRecords): Maybe<ListedEvents> {
   const settings = request.site.settings;
   const apiRoot = request.apiRoot;
-  const linked = await readableLinked(request, fragments, events, version);
   const linkedUnlocked = (record: VenueRecord | OrganizerRecord) => unlocked(request, record.type === VENUES.type ? VENUES : ORGANIZERS, record);
   // 0 not shown, 1 shown, 2 shown redacted.
   const seen = (record: VenueRecord | OrganizerRecord | undefined) => (record === undefined ? 0 : linkedUnlocked(record) ? 1 : 2);
   const root = fragments.rootOf(apiRoot);
   const keys: FragmentKey[] = [];
   const found: Array<Fragment | undefined> = [];
-  const missing: EventRecord[] = [];
+  let missing: EventRecord[] | null = null;
   for (let e = 0; e < events.length; e++) {
     const event = events[e]!;
     const redacted = unlocked(request, EVENTS, event) ? 0 : 1;
@@ -149,10 +166,11 @@ async function wireList(request: ApiRequest, events: EventRecord[], version: num
     const fragment = fragments.get(key, version, settings);
     keys.push(key);
     found.push(fragment);
-    if (!fragment) missing.push(event);
+    if (!fragment) (missing ??= []).push(event);
   }
-  if (missing.length) {
-    const relations = await visibleRelations(request, missing);
+  const listed = (): ListedEvents => ({ data: found.map((fragment) => fragment!.data), fragments: found as Fragment[] });
+  if (!missing) return listed();
+  return visibleRelations(request, missing).then((relations) => {
     const media = request.site.media;
     events.forEach((event, index) => {
       if (found[index]) return;
@@ -162,27 +180,31 @@ async function wireList(request: ApiRequest, events: EventRecord[], version: num
       fragments.set(keys[index]!, version, settings, fragment);
       found[index] = fragment;
     });
-  }
-  return { data: found.map((fragment) => fragment!.data), fragments: found as Fragment[] };
+    return listed();
+  });
 }
 
-async function list(request: ApiRequest) {
-  const plan = await planEventList(request);
-  if (!request.site.keepsAnswers) return listAnswer(request, plan, undefined);
-  const key = ['events', callerKey(request.principal), request.get('password') ?? '', request.get('context') ?? '', request.apiRoot, plan.restUrl, plan.query];
-  return request.site.cached(key, CALENDAR_ANSWER_SCOPES, (version) => listAnswer(request, plan, version));
+function list(request: ApiRequest): Maybe<ApiResponse> {
+  return andThen(planEventList(request), (plan) => {
+    if (!request.site.keepsAnswers) return listAnswer(request, plan, undefined);
+    const key = ['events', callerKey(request.principal), request.get('password') ?? '', request.get('context') ?? '', request.apiRoot, plan.restUrl, plan.query];
+    return request.site.cached(key, CALENDAR_ANSWER_SCOPES, async (version) => listAnswer(request, plan, version));
+  });
 }
 
-async function listAnswer(request: ApiRequest, plan: Awaited<ReturnType<typeof planEventList>>, cachedAt: number | undefined) {
+function listAnswer(request: ApiRequest, plan: EventListPlan, cachedAt: number | undefined): Maybe<ApiResponse> {
   // The version must be read before the events (see fragment-cache.ts).
-  const version = cachedAt ?? (await calendarVersion(request));
-  const { items, total } = await request.site.store.events.list(plan.query);
-  if (!items.length && plan.page > 1) throw calendarErrors.eventArchivePageNotFound();
-  const ending = archiveEnding(plan.restUrl, plan.page, plan.perPage, total);
-  const events = await wireList(request, items, version);
-  const data = { events: events.data, ...ending.after };
-  if (events.fragments) shareJoinedList(data, 'events', events.fragments, ending.closing);
-  return respond(data, 200, { 'X-TEC-Total': total, 'X-TEC-TotalPages': ending.totalPages });
+  return andThen(cachedAt ?? calendarVersion(request), (version) =>
+    andThen(request.site.store.events.list(plan.query), ({ items, total }) => {
+      if (!items.length && plan.page > 1) throw calendarErrors.eventArchivePageNotFound();
+      const ending = archiveEnding(plan.restUrl, plan.page, plan.perPage, total);
+      return andThen(wireList(request, items, version), (events) => {
+        const data = { events: events.data, ...ending.after };
+        if (events.fragments) shareJoinedList(data, 'events', events.fragments, ending.closing);
+        return respond(data, 200, { 'X-TEC-Total': total, 'X-TEC-TotalPages': ending.totalPages });
+      });
+    }),
+  );
 }
 
 async function read(request: ApiRequest) {

@@ -1,7 +1,7 @@
 import { callerKey } from '../../../answer-cache.js';
 import type { ArgSpec } from '../../../args/spec.js';
 import type { ApiRequest } from '../../../http/api-request.js';
-import { respond } from '../../../http/api-response.js';
+import { respond, type ApiResponse } from '../../../http/api-response.js';
 import { FRAGMENT_KINDS, fragmentKey, fragmentOf, shareJoinedList, type Fragment } from '../../../fragment-cache.js';
 import { intval } from '../../../http/php.js';
 import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type RouteDefinition } from '../../../registry/types.js';
@@ -22,6 +22,7 @@ import { isOrganizerId, isOrganizerSlug, isPositiveInt, isString, isUserId, isVe
 import { VENUES, type AnyLinkedKind } from './kinds.js';
 import { imageObject, imagesOf, requestedImage } from '../posts/images.js';
 import { serializeLinked } from './serialize.js';
+import { andThen, type Maybe } from '../../../util/maybe.js';
 import { createLinked, linkedQuery, trashLinked, updateLinked } from './service.js';
 
 type LinkedRecord = VenueRecord | OrganizerRecord;
@@ -94,11 +95,11 @@ async function many(request: ApiRequest, kind: AnyLinkedKind, records: LinkedRec
 
 /**
  * A list page's records and their JSON, each reused from the fragment cache when it was built at `version` for a
- * caller who sees it the same (redacted or not: its password).
+ * caller who sees it the same (redacted or not: its password). At once when every fragment was kept.
  */
-async function manyListed(request: ApiRequest, kind: AnyLinkedKind, records: LinkedRecord[], version: number | undefined): Promise<{ data: Array<Record<string, unknown>>; fragments: Fragment[] | null }> {
+function manyListed(request: ApiRequest, kind: AnyLinkedKind, records: LinkedRecord[], version: number | undefined): Maybe<{ data: Array<Record<string, unknown>>; fragments: Fragment[] | null }> {
   const fragments = request.site.fragments;
-  if (!fragments || version === undefined) return { data: await many(request, kind, records, false), fragments: null };
+  if (!fragments || version === undefined) return many(request, kind, records, false).then((data) => ({ data, fragments: null }));
   const settings = request.site.settings;
   // A venue's or organizer's JSON holds no URL under the API root: one key for every root (root 0).
   const code = kind.type === VENUES.type ? FRAGMENT_KINDS.venue : FRAGMENT_KINDS.organizer;
@@ -107,9 +108,10 @@ async function manyListed(request: ApiRequest, kind: AnyLinkedKind, records: Lin
     return fragmentKey(code, record.id, 0, variant) ?? `${kind.type} ${record.id} ${variant}`;
   });
   const found: Array<Fragment | undefined> = keys.map((key) => fragments.get(key, version, settings));
+  const listed = () => ({ data: found.map((fragment) => fragment!.data), fragments: found as Fragment[] });
   const missing = records.filter((_, index) => !found[index]);
-  if (missing.length) {
-    const built = await many(request, kind, missing, false);
+  if (!missing.length) return listed();
+  return many(request, kind, missing, false).then((built) => {
     let next = 0;
     records.forEach((_, index) => {
       if (found[index]) return;
@@ -118,8 +120,8 @@ async function manyListed(request: ApiRequest, kind: AnyLinkedKind, records: Lin
       fragments.set(keys[index]!, version, settings, fragment);
       found[index] = fragment;
     });
-  }
-  return { data: found.map((fragment) => fragment!.data), fragments: found as Fragment[] };
+    return listed();
+  });
 }
 
 /** `/venues` and `/organizers`, their id routes and their by-slug routes. */
@@ -160,7 +162,7 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): Rou
   };
   const base = `${CALENDAR_NAMESPACE}/${plural}/`;
 
-  const list = async (request: ApiRequest) => {
+  const list = (request: ApiRequest): Maybe<ApiResponse> => {
     const page = intval(request.get('page') ?? 1);
     const perPage = intval(request.get('per_page')) || 10;
     let statuses: StatusFilter;
@@ -198,34 +200,36 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): Rou
       request.get('has_events') ?? null,
       query,
     ];
-    return request.site.cached(key, CALENDAR_ANSWER_SCOPES, (version) => listAnswer(request, query, page, perPage, statusForUrl, version));
+    return request.site.cached(key, CALENDAR_ANSWER_SCOPES, async (version) => listAnswer(request, query, page, perPage, statusForUrl, version));
   };
 
-  const listAnswer = async (
+  const listAnswer = (
     request: ApiRequest,
     query: ReturnType<typeof linkedQuery>,
     page: number,
     perPage: number,
     statusForUrl: string | string[],
     cachedAt: number | undefined,
-  ) => {
+  ): Maybe<ApiResponse> =>
     // The version must be read before the records (see fragment-cache.ts).
-    const version = cachedAt ?? (await calendarVersion(request));
-    const { items, total } = await kind.repository(request.site.store).list(query);
-    if (!items.length && page > 1) throw kind.errors.archivePageNotFound();
-    const restUrl = withQuery(request.restUrl(base), [
-      ['page', page],
-      ['per_page', perPage],
-      ['event', request.has('event') ? intval(request.get('event')) : null],
-      ['has_events', request.has('has_events') ? String(request.get('has_events')) : null],
-      ['status', statusForUrl],
-    ]);
-    const ending = archiveEnding(restUrl, page, perPage, total);
-    const listed = await manyListed(request, kind, items as LinkedRecord[], version);
-    const data = { [plural]: listed.data, ...ending.after };
-    if (listed.fragments) shareJoinedList(data, plural, listed.fragments, ending.closing);
-    return respond(data, 200, { 'X-TEC-Total': total, 'X-TEC-TotalPages': ending.totalPages });
-  };
+    andThen(cachedAt ?? calendarVersion(request), (version) =>
+      andThen(kind.repository(request.site.store).list(query), ({ items, total }) => {
+        if (!items.length && page > 1) throw kind.errors.archivePageNotFound();
+        const restUrl = withQuery(request.restUrl(base), [
+          ['page', page],
+          ['per_page', perPage],
+          ['event', request.has('event') ? intval(request.get('event')) : null],
+          ['has_events', request.has('has_events') ? String(request.get('has_events')) : null],
+          ['status', statusForUrl],
+        ]);
+        const ending = archiveEnding(restUrl, page, perPage, total);
+        return andThen(manyListed(request, kind, items as LinkedRecord[], version), (listed) => {
+          const data = { [plural]: listed.data, ...ending.after };
+          if (listed.fragments) shareJoinedList(data, plural, listed.fragments, ending.closing);
+          return respond(data, 200, { 'X-TEC-Total': total, 'X-TEC-TotalPages': ending.totalPages });
+        });
+      }),
+    );
 
   const create = async (request: ApiRequest) => {
     const imageId = await requestedImage(request);
