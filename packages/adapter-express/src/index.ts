@@ -38,7 +38,8 @@ export function siterestExpress(site: Site<Request>, options: SiterestExpressOpt
         return;
       }
       const read = bodyRead(req);
-      const { request, bodyError } = await toSiteRequest(
+      // Both come at once when nothing has to be waited for (a GET without a body, on the memory store).
+      let parts = toSiteRequest(
         {
           raw: req,
           method: req.method,
@@ -50,7 +51,11 @@ export function siterestExpress(site: Site<Request>, options: SiterestExpressOpt
         },
         site,
       );
-      send(res, await site.handle(request, bodyError));
+      if (parts instanceof Promise) parts = await parts;
+      const { request, bodyError } = parts as Awaited<typeof parts>;
+      let answer = site.answer(request, bodyError);
+      if (answer instanceof Promise) answer = await answer;
+      send(res, answer as SiteResponse);
     } catch (error) {
       // Never Express's default handler (an HTML page with the stack): WordPress's JSON envelope.
       site.logger.error('unhandled error in the Express adapter', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });

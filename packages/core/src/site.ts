@@ -11,6 +11,7 @@ import { DEFAULT_BODY_LIMIT } from './http/body.js';
 import { coreErrors } from './http/errors.js';
 import type { CorsOption } from './http/headers.js';
 import { handleRequest, resolveRoutePath, type PipelineContext } from './http/pipeline.js';
+import { isPending } from './util/maybe.js';
 import type { FileStorage } from './media/file-storage.js';
 import { MediaLibrary, type MediaOptions } from './media/library.js';
 import { oembedSettings, type OembedOptions, type OembedSettings } from './namespaces/oembed/proxy.js';
@@ -294,8 +295,17 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
    * store cannot start, the answer is 503 `rest_service_unavailable`.
    */
   handle(request: SiteRequest, bodyError?: ApiError): Promise<SiteResponse> {
+    return Promise.resolve(this.answer(request, bodyError));
+  }
+
+  /**
+   * `handle` for adapters: the answer at once when no step had to wait for anything (an anonymous list on the
+   * memory store), else a promise of it; await it. Spares a promise and a turn of the microtask queue per request.
+   */
+  answer(request: SiteRequest, bodyError?: ApiError): SiteResponse | Promise<SiteResponse> {
     if (!this.started) return this.startForRequests().then((unavailable) => handleRequest(this, request, unavailable ?? bodyError));
-    return Promise.resolve(handleRequest(this, request, bodyError));
+    const answer = handleRequest(this, request, bodyError);
+    return isPending(answer) ? Promise.resolve(answer) : answer;
   }
 
   /** Starts the site for a request; after a failure, answers 503 at once until the next attempt is due. */

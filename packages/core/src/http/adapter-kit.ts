@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import { ApiError } from './api-error.js';
-import { FORM_TYPE, JSON_TYPE, readBody } from './body.js';
+import { FORM_TYPE, hasBody, JSON_TYPE, readBody } from './body.js';
+import type { Maybe } from '../util/maybe.js';
 import type { RequestBody, SiteRequest, SiteResponse } from './request.js';
 
 /**
@@ -32,10 +33,11 @@ interface BodyPolicy {
 
 const FORM_OR_JSON = /^(application\/([\w.+-]*\+)?json|application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
 
-export async function toSiteRequest(
-  parts: NodeRequestParts,
-  policy: number | BodyPolicy,
-): Promise<{ request: SiteRequest; bodyError?: ApiError }> {
+/**
+ * The neutral request of a Node request, its body read (see NodeRequestParts); `bodyError` when the body could not
+ * be read (413, 400). At once when there is no body to wait for (most GET requests): await it.
+ */
+export function toSiteRequest(parts: NodeRequestParts, policy: number | BodyPolicy): Maybe<{ request: SiteRequest; bodyError?: ApiError }> {
   const bodyLimit = typeof policy === 'number' ? policy : policy.bodyLimit;
   const headers = parts.raw.headers as IncomingHttpHeaders & Record<string, string | string[] | undefined>;
   const q = parts.url.indexOf('?');
@@ -55,18 +57,24 @@ export async function toSiteRequest(
   const contentType = String(headers['content-type'] ?? '');
   if (typeof policy === 'object' && !FORM_OR_JSON.test(contentType) && policy.streamsBody?.(parts.method, parts.url, contentType)) {
     const declared = Number(headers['content-length']);
-    const hasBody = headers['transfer-encoding'] !== undefined || (Number.isFinite(declared) && declared > 0);
-    if (hasBody) request.body = { kind: 'stream', contentType, stream: parts.raw, length: Number.isFinite(declared) ? declared : undefined };
+    if (hasBody(headers)) request.body = { kind: 'stream', contentType, stream: parts.raw, length: Number.isFinite(declared) ? declared : undefined };
     else parts.raw.resume();
     return { request };
   }
-  try {
-    request.body = await readBody(parts.raw, headers, { limit: bodyLimit });
+  if (!hasBody(headers)) {
+    parts.raw.resume();
     return { request };
-  } catch (error) {
-    if (error instanceof ApiError) return { request, bodyError: error };
-    throw error;
   }
+  return readBody(parts.raw, headers, { limit: bodyLimit }).then(
+    (body) => {
+      request.body = body;
+      return { request };
+    },
+    (error: unknown) => {
+      if (error instanceof ApiError) return { request, bodyError: error };
+      throw error;
+    },
+  );
 }
 
 /**

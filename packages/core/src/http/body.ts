@@ -16,6 +16,12 @@ export interface ReadBodyOptions {
   limit?: number;
 }
 
+/** Whether a request comes with a body: chunked, or with a length above 0 (Node's parser has checked both headers). */
+export function hasBody(headers: Record<string, string | string[] | undefined>): boolean {
+  const declared = Number(headers['content-length']);
+  return headers['transfer-encoding'] !== undefined || (Number.isFinite(declared) && declared > 0);
+}
+
 /**
  * Reads a request body from a Node stream for an adapter: raw bytes for JSON and urlencoded bodies (core parses
  * them), fields and files for multipart. Over-large bodies end in a 413 ApiError; the stream is drained so the
@@ -29,8 +35,7 @@ export async function readBody(
   const limit = options.limit ?? DEFAULT_BODY_LIMIT;
   const contentType = String(headers['content-type'] ?? '');
   const declared = Number(headers['content-length']);
-  const hasBody = headers['transfer-encoding'] !== undefined || (Number.isFinite(declared) && declared > 0);
-  if (!hasBody) {
+  if (!hasBody(headers)) {
     stream.resume();
     return undefined;
   }

@@ -148,10 +148,11 @@ export function adapterContractSuite(name: string, harness: AdapterHarness): voi
       const open = createSite({ store, settings: { name: 'Open Site', url: 'http://127.0.0.1:8080' }, clock: manualClock('2026-11-21T16:41:37Z'), logger: silentLogger });
       await store.events.create(newEvent({ title: 'Sent once', startDate: '2027-01-05 10:00:00', startDateUtc: '2027-01-05 10:00:00' }));
       let handled = 0;
-      const handle = open.handle.bind(open);
-      open.handle = (...args) => {
+      // `answer` is what `handle` runs too: an adapter may call either.
+      const answer = open.answer.bind(open);
+      open.answer = (...args) => {
         handled++;
-        return handle(...args);
+        return answer(...args);
       };
       const running = await harness.serve(open);
       try {
@@ -185,11 +186,14 @@ export function adapterContractSuite(name: string, harness: AdapterHarness): voi
         await store.events.create(newEvent({ title: `Soirée n°${day} — “jazz”`, startDate: date, startDateUtc: date }));
       }
       const answers: SiteResponse[] = [];
+      // `answer` is what `handle` runs too: an adapter may call either.
+      const answer = uncached.answer.bind(uncached);
       const handle = uncached.handle.bind(uncached);
-      uncached.handle = async (...args) => {
-        const answer = await handle(...args);
-        answers.push(answer);
-        return answer;
+      uncached.answer = (...args) => {
+        const given = answer(...args);
+        if (given instanceof Promise) return given.then((settled) => (answers.push(settled), settled));
+        answers.push(given);
+        return given;
       };
       const running = await harness.serve(uncached);
       try {
