@@ -58,6 +58,8 @@ export class ApiRequest {
   private readonly order: ParamSource[];
   /** The sources' objects in lookup order (what `get` walks: no lookup of each source by name). */
   private chain: Array<Record<string, unknown>> = [];
+  /** What `get` reads (see effective); null until asked, and after a source is replaced. */
+  private merged: Record<string, unknown> | null = null;
   private readonly memo = new Map<string, unknown>();
 
   constructor(init: ApiRequestInit) {
@@ -83,6 +85,41 @@ export class ApiRequest {
 
   private relink(): void {
     this.chain = this.order.map((source) => this.sources[source]);
+    this.merged = null;
+  }
+
+  /**
+   * The effective value of every param (what `get` gives), worked out once the sources are set: the argument phases
+   * and handlers ask for dozens of params per request, most of them absent, and each walked every source.
+   */
+  private effective(): Record<string, unknown> {
+    let merged = this.merged;
+    if (merged) return merged;
+    merged = Object.create(null) as Record<string, unknown>;
+    const chain = this.chain;
+    for (let index = chain.length - 1; index >= 0; index--) {
+      const params = chain[index]!;
+      // Own keys only: a param named `constructor` or `__proto__` is one the caller did or did not send.
+      const keys = Object.keys(params);
+      for (let k = 0; k < keys.length; k++) {
+        const value = params[keys[k]!];
+        if (value !== undefined && value !== null) merged[keys[k]!] = value;
+      }
+    }
+    this.merged = merged;
+    return merged;
+  }
+
+  /** The effective value of one param, from the sources (as PHP's isset: null and undefined count as absent). */
+  private lookUp(name: string): unknown {
+    const chain = this.chain;
+    for (let index = 0; index < chain.length; index++) {
+      const params = chain[index]!;
+      if (!Object.hasOwn(params, name)) continue;
+      const value = params[name];
+      if (value !== undefined && value !== null) return value;
+    }
+    return undefined;
   }
 
   setUrlParams(params: Record<string, unknown>): void {
@@ -98,15 +135,7 @@ export class ApiRequest {
 
   /** The effective value of a param (null and undefined count as absent, as PHP's isset). */
   get<T = unknown>(name: string): T | undefined {
-    const chain = this.chain;
-    for (let index = 0; index < chain.length; index++) {
-      const params = chain[index]!;
-      // Own keys only: a param named `constructor` or `__proto__` is one the caller did or did not send.
-      if (!Object.hasOwn(params, name)) continue;
-      const value = params[name];
-      if (value !== undefined && value !== null) return value as T;
-    }
-    return undefined;
+    return this.effective()[name] as T | undefined;
   }
 
   has(name: string): boolean {
@@ -138,6 +167,12 @@ export class ApiRequest {
     // The first source is never the defaults (the query string always comes before them).
     const first = this.order[0]!;
     if (!found && first !== 'defaults') this.sources[first][name] = value;
+    const merged = this.merged;
+    if (merged) {
+      const effective = this.lookUp(name);
+      if (effective === undefined) delete merged[name];
+      else merged[name] = effective;
+    }
   }
 
   /** All params merged by precedence. */
