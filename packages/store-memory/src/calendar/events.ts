@@ -114,7 +114,7 @@ function listEvents({ db, journal }: MemoryContext, query: EventQuery): Page<Eve
     return { items: matches.slice(query.offset, query.offset + query.limit), total: matches.length };
   }
 
-  const key = JSON.stringify({ ...query, offset: 0, limit: 0 });
+  const key = matchKey(query);
   const cached = db.eventMatches.get(key);
   if (cached && cached.version === db.changes.calendar && !journal) {
     return { items: cached.matches.slice(query.offset, query.offset + query.limit), total: cached.matches.length };
@@ -139,6 +139,51 @@ function listEvents({ db, journal }: MemoryContext, query: EventQuery): Page<Eve
     while (cache.size > 64) cache.delete(cache.keys().next().value!);
   }
   return { items: matches.slice(query.offset, query.offset + query.limit), total: matches.length };
+}
+
+const absent = '-';
+const text = (value: string | undefined): string => (value === undefined ? absent : `${value.length}:${value}`);
+const texts = (value: readonly string[] | undefined): string => (value === undefined ? absent : value.map(text).join(','));
+const numbers = (value: readonly number[] | undefined): string => (value === undefined ? absent : value.join(','));
+const number = (value: number | undefined): string => (value === undefined ? absent : String(value));
+const flag = (value: boolean | undefined): string => (value === undefined ? absent : value ? '1' : '0');
+
+/**
+ * How each field of a query is written in the key of its matches: every field but the page's (offset, limit),
+ * texts with their length so that no two queries share a key. Typed over every field of EventQuery, so a field
+ * added there cannot be left out here.
+ */
+const MATCH_KEY_FIELDS: { [F in keyof Required<EventQuery>]: ((query: EventQuery) => string) | null } = {
+  statuses: (q) => (q.statuses === 'any' ? '*' : texts(q.statuses)),
+  visibility: (q) => (q.visibility === undefined ? absent : `${texts(q.visibility.statuses)};${number(q.visibility.authorId)};${texts(q.visibility.ownStatuses)}`),
+  startsAfter: (q) => text(q.startsAfter),
+  startsBefore: (q) => text(q.startsBefore),
+  endsAfter: (q) => text(q.endsAfter),
+  endsBefore: (q) => text(q.endsBefore),
+  search: (q) => text(q.search),
+  categoryIds: (q) => numbers(q.categoryIds),
+  tagIds: (q) => numbers(q.tagIds),
+  venueIds: (q) => numbers(q.venueIds),
+  organizerIds: (q) => numbers(q.organizerIds),
+  featured: (q) => flag(q.featured),
+  include: (q) => numbers(q.include),
+  parentId: (q) => number(q.parentId),
+  excludeHidden: (q) => flag(q.excludeHidden),
+  geo: (q) => (q.geo === undefined ? absent : q.geo.near === undefined ? 'any' : `${q.geo.near.lat},${q.geo.near.lng},${q.geo.near.radiusKm}`),
+  orderBy: (q) => q.orderBy,
+  offset: null,
+  limit: null,
+};
+const MATCH_KEY_WRITERS = Object.values(MATCH_KEY_FIELDS).filter((write): write is (query: EventQuery) => string => write !== null);
+
+/**
+ * The key under which a query's matches are remembered. Written field by field: JSON.stringify of the query (most
+ * of whose fields are absent) cost more than the rest of a remembered list's lookup.
+ */
+export function matchKey(query: EventQuery): string {
+  let key = '';
+  for (let i = 0; i < MATCH_KEY_WRITERS.length; i++) key += `${MATCH_KEY_WRITERS[i]!(query)}|`;
+  return key;
 }
 
 function eventHasGeo(db: MemoryDb, event: EventRecord, near?: { lat: number; lng: number; radiusKm: number }): boolean {
