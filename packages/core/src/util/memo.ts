@@ -8,16 +8,17 @@
  * dropped). Moving every hit to the end of one map (delete, then set) left a deleted slot per hit, and the map was
  * rebuilt every few thousand hits: tens of kilobytes of garbage that list requests paid for.
  *
- * The last call is also remembered by its arguments themselves: a call with the very same arguments (the same
- * strings and numbers, and objects the key reads only unchanging fields of, such as a time zone) gives its answer
- * without building and hashing the key — a list request asks the same date and URL helpers for the same values
- * several times over.
+ * The last few calls are also remembered by their arguments themselves: a call with the very same arguments (the
+ * same strings and numbers, and objects the key reads only unchanging fields of, such as a time zone) gives its
+ * answer without building and hashing the key — a list request asks the same date and URL helpers for the same
+ * values (a window's start, then its end) several times over.
  */
 export function memoize<A extends unknown[], R>(fn: (...args: A) => R, key: (...args: A) => string, size = 2000): (...args: A) => R {
   let newer = new Map<string, R>();
   let older = new Map<string, R>();
-  let lastArgs: A | null = null;
-  let lastValue: R | undefined;
+  const recentArgs: Array<A | null> = [null, null, null, null];
+  const recentValues: Array<R | undefined> = [undefined, undefined, undefined, undefined];
+  let next = 0;
   const keep = (k: string, value: R): void => {
     if (newer.size >= size) {
       older = newer;
@@ -26,7 +27,10 @@ export function memoize<A extends unknown[], R>(fn: (...args: A) => R, key: (...
     newer.set(k, value);
   };
   return (...args: A): R => {
-    if (lastArgs !== null && sameArguments(lastArgs, args)) return lastValue as R;
+    for (let i = 0; i < RECENT; i++) {
+      const recent = recentArgs[i];
+      if (recent && sameArguments(recent, args)) return recentValues[i] as R;
+    }
     const k = key(...args);
     let value = newer.get(k);
     if (value === undefined && !newer.has(k)) {
@@ -34,11 +38,15 @@ export function memoize<A extends unknown[], R>(fn: (...args: A) => R, key: (...
       else value = fn(...args);
       keep(k, value as R);
     }
-    lastArgs = args;
-    lastValue = value;
+    recentArgs[next] = args;
+    recentValues[next] = value;
+    next = (next + 1) % RECENT;
     return value as R;
   };
 }
+
+/** How many calls are remembered by their arguments. */
+const RECENT = 4;
 
 function sameArguments(a: readonly unknown[], b: readonly unknown[]): boolean {
   if (a.length !== b.length) return false;
