@@ -1,4 +1,4 @@
-import type { ChangeScope } from '@siterest/core';
+import type { ChangeScope, Page, Paging } from '@siterest/core';
 import type {
   ApplicationPasswordRecord,
   ContactFormRecord,
@@ -27,6 +27,32 @@ export interface MemoryStoreOptions {
 
 export type Counter = { value: number };
 
+/** The page a query asks for of a list's matches, with their number. */
+export function pageOf<R>(matches: readonly R[], query: Paging): Page<R> {
+  return { items: matches.slice(query.offset, query.offset + query.limit), total: matches.length };
+}
+
+/**
+ * What recent filters of a list matched, in answer order, kept until the next write to the data they read (its
+ * version), so that paging through a list, or asking it again, does not filter and sort it again. At most 64
+ * filters, the oldest kept dropped first; a filter whose key is longer than 4 KB (a huge search) is not kept.
+ */
+export class RememberedMatches<R> {
+  private readonly kept = new Map<string, { version: number; matches: R[] }>();
+
+  find(key: string, version: number): R[] | undefined {
+    const found = this.kept.get(key);
+    return found && found.version === version ? found.matches : undefined;
+  }
+
+  keep(key: string, version: number, matches: R[]): void {
+    if (key.length > 4096) return;
+    this.kept.delete(key);
+    this.kept.set(key, { version, matches });
+    while (this.kept.size > 64) this.kept.delete(this.kept.keys().next().value!);
+  }
+}
+
 /** All state of one memory store; transactions share it through different journals. */
 export class MemoryDb {
   readonly lock = new WriteLock();
@@ -52,8 +78,10 @@ export class MemoryDb {
     this.version++;
     this.changes[scope]++;
   }
-  /** Matches of recent event filters (all pages), valid for one version. */
-  readonly eventMatches = new Map<string, { version: number; matches: EventRecord[] }>();
+  /** Matches of recent list filters (all pages), each valid for the calendar version it was found at. */
+  readonly eventMatches = new RememberedMatches<EventRecord>();
+  readonly venueMatches = new RememberedMatches<VenueRecord>();
+  readonly organizerMatches = new RememberedMatches<OrganizerRecord>();
   readonly nextPostId: Counter;
   readonly nextTermId: Counter;
   readonly nextUserId: Counter;

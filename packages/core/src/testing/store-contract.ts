@@ -448,6 +448,27 @@ export function storeContractSuite(name: string, factory: StoreFactory): void {
         expect(await list({ upcomingAfter: '2027-06-01 00:00:00', eventStatuses: ['publish'] })).toEqual([]);
       });
 
+      it('answers a list asked again after a write with the write in it (venues, organizers and the events they link to)', async () => {
+        const hall = await store.venues.create(newVenue({ title: 'Hall', date: '2026-01-01 00:00:00' }));
+        const list = async (q: Partial<LinkedPostQuery> = {}) => ids((await store.venues.list(linkedQuery(q))).items);
+        const linked = { hasEvents: true, eventStatuses: ['publish'] };
+        expect(await list()).toEqual([hall.id]);
+        expect(await list(linked)).toEqual([]);
+        const barn = await store.venues.create(newVenue({ title: 'Barn', date: '2026-02-01 00:00:00' }));
+        expect(await list()).toEqual([barn.id, hall.id]);
+        await store.venues.update(hall.id, { status: 'draft' });
+        expect(await list()).toEqual([barn.id]);
+        // A write to an event changes which venues have events.
+        const event = await store.events.create(newEvent({ venueIds: [barn.id] }));
+        expect(await list(linked)).toEqual([barn.id]);
+        await store.events.update(event.id, { status: 'draft' });
+        expect(await list(linked)).toEqual([]);
+        const jane = await store.organizers.create(newOrganizer({ title: 'Jane' }));
+        expect(ids((await store.organizers.list(linkedQuery({}))).items)).toEqual([jane.id]);
+        await store.organizers.update(jane.id, { title: 'Janet' });
+        expect((await store.organizers.list(linkedQuery({}))).items[0]!.title).toBe('Janet');
+      });
+
       it('finds records by title case-insensitively for duplicate avoidance, never trashed ones', async () => {
         const a = await store.organizers.create(newOrganizer({ title: 'ACME Events' }));
         await store.organizers.create(newOrganizer({ title: 'Acme events', status: 'trash' }));

@@ -11,7 +11,7 @@ import {
   type Page,
   type Patch,
 } from '@siterest/core';
-import { many, type MemoryContext, type MemoryDb } from '../db.js';
+import { many, pageOf, type MemoryContext, type MemoryDb } from '../db.js';
 import type { Journal } from '../journal.js';
 import { insertPost, patchPost } from './posts.js';
 
@@ -80,11 +80,12 @@ export function eventRepository(context: MemoryContext): EventRepository {
   };
 }
 
-function listEvents({ db, journal }: MemoryContext, query: EventQuery): Page<EventRecord> {
+/** Whether an event meets a query's conditions (all but its order and page). */
+function eventFilter(db: MemoryDb, query: EventQuery): (event: EventRecord) => boolean {
   const terms = query.search ? searchTerms(query.search) : [];
   const statuses = query.statuses;
   const anyOf = (wanted: readonly number[] | undefined, have: readonly number[]) => !wanted || wanted.some((id) => have.includes(id));
-  const accepts = (event: EventRecord): boolean =>
+  return (event) =>
     statusMatches(statuses, event.status) &&
     passesVisibility(query.visibility, event) &&
     (query.startsAfter === undefined || event.startDateUtc >= query.startsAfter) &&
@@ -100,27 +101,28 @@ function listEvents({ db, journal }: MemoryContext, query: EventQuery): Page<Eve
     anyOf(query.organizerIds, event.organizerIds) &&
     (terms.length === 0 || matchesSearch(terms, [event.title, event.content, event.excerpt])) &&
     (!query.geo || eventHasGeo(db, event, query.geo.near));
+}
 
+function listEvents({ db, journal }: MemoryContext, query: EventQuery): Page<EventRecord> {
   if (query.include || query.orderBy === 'date') {
     const pool = query.include
       ? [...new Set(query.include)].map((id) => db.events.get(id)).filter((e): e is EventRecord => e !== undefined)
       : db.eventsByStart.records;
-    const matches = pool.filter(accepts);
+    const matches = pool.filter(eventFilter(db, query));
     matches.sort(
       query.orderBy === 'date'
         ? (a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id - b.id)
         : (a, b) => (a.startDateUtc < b.startDateUtc ? -1 : a.startDateUtc > b.startDateUtc ? 1 : a.id - b.id),
     );
-    return { items: matches.slice(query.offset, query.offset + query.limit), total: matches.length };
+    return pageOf(matches, query);
   }
-
+  // Inside a transaction, whose writes others do not see yet, matches are neither remembered nor reused.
   const key = matchKey(query);
-  const cached = db.eventMatches.get(key);
-  if (cached && cached.version === db.changes.calendar && !journal) {
-    return { items: cached.matches.slice(query.offset, query.offset + query.limit), total: cached.matches.length };
-  }
+  const remembered = journal ? undefined : db.eventMatches.find(key, db.changes.calendar);
+  if (remembered) return pageOf(remembered, query);
   // Walk in start order from the lowest possible start; an event starting after the last allowed start or
   // end (an end is never before its start) ends the walk.
+  const accepts = eventFilter(db, query);
   const index = db.eventsByStart;
   const records = index.records;
   const last = [query.startsBefore, query.endsBefore].filter((v): v is string => v !== undefined).sort()[0];
@@ -130,15 +132,8 @@ function listEvents({ db, journal }: MemoryContext, query: EventQuery): Page<Eve
     if (last !== undefined && event.startDateUtc > last) break;
     if (accepts(event)) matches.push(event);
   }
-  // Keys are bounded: a filter naming more (a huge search) is not remembered.
-  if (!journal && key.length <= 4096) {
-    const cache = db.eventMatches;
-    cache.delete(key);
-    cache.set(key, { version: db.changes.calendar, matches });
-    // Least recently used filters go first.
-    while (cache.size > 64) cache.delete(cache.keys().next().value!);
-  }
-  return { items: matches.slice(query.offset, query.offset + query.limit), total: matches.length };
+  if (!journal) db.eventMatches.keep(key, db.changes.calendar, matches);
+  return pageOf(matches, query);
 }
 
 const absent = '-';

@@ -11,18 +11,28 @@ import {
   type PostRecord,
   type VenueRecord,
 } from '@siterest/core';
-import { lower, many, type MemoryContext } from '../db.js';
+import { lower, many, pageOf, type MemoryContext, type RememberedMatches } from '../db.js';
 import type { JournaledMap } from '../journal.js';
 import { insertPost, patchPost } from './posts.js';
 
 /** Venues and organizers: posts linked from events through `venueIds` / `organizerIds`. */
 function linkedRepository<R extends PostRecord>(
-  { db, write }: MemoryContext,
+  { db, write, journal }: MemoryContext,
   map: JournaledMap<number, R>,
   link: 'venueIds' | 'organizerIds',
   searchable: (record: R) => string[],
+  remembered: RememberedMatches<R>,
 ): LinkedPostRepository<R, Omit<R, 'id'>> {
   const list = (query: LinkedPostQuery): Page<R> => {
+    // Inside a transaction, whose writes others do not see yet, matches are neither remembered nor reused.
+    const key = JSON.stringify({ ...query, offset: 0, limit: 0 });
+    const kept = journal ? undefined : remembered.find(key, db.changes.calendar);
+    if (kept) return pageOf(kept, query);
+    const matches = filterLinked(query);
+    if (!journal) remembered.keep(key, db.changes.calendar, matches);
+    return pageOf(matches, query);
+  };
+  const filterLinked = (query: LinkedPostQuery): R[] => {
     const terms = query.search ? searchTerms(query.search) : [];
     const include = query.include ? new Set(query.include) : null;
     const linkedEvents = (id: number) =>
@@ -45,7 +55,7 @@ function linkedRepository<R extends PostRecord>(
       return true;
     });
     matches.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : b.id - a.id));
-    return { items: matches.slice(query.offset, query.offset + query.limit), total: matches.length };
+    return matches;
   };
   return {
     get: async (id: number) => map.get(id) ?? null,
@@ -60,13 +70,21 @@ function linkedRepository<R extends PostRecord>(
 }
 
 export function venueRepository(context: MemoryContext) {
-  return linkedRepository<VenueRecord>(context, context.db.venues, 'venueIds', (v) => [
-    v.title, v.content, v.excerpt, v.address, v.city, v.country, v.province, v.state, v.stateProvince, v.zip, v.phone, v.website,
-  ]);
+  return linkedRepository<VenueRecord>(
+    context,
+    context.db.venues,
+    'venueIds',
+    (v) => [v.title, v.content, v.excerpt, v.address, v.city, v.country, v.province, v.state, v.stateProvince, v.zip, v.phone, v.website],
+    context.db.venueMatches,
+  );
 }
 
 export function organizerRepository(context: MemoryContext) {
-  return linkedRepository<OrganizerRecord>(context, context.db.organizers, 'organizerIds', (o) => [
-    o.title, o.content, o.excerpt, o.phone, o.website, o.email,
-  ]);
+  return linkedRepository<OrganizerRecord>(
+    context,
+    context.db.organizers,
+    'organizerIds',
+    (o) => [o.title, o.content, o.excerpt, o.phone, o.website, o.email],
+    context.db.organizerMatches,
+  );
 }
