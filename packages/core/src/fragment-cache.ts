@@ -35,8 +35,11 @@ const BYTES_PER_JSON_CHAR = 4;
 /** Longest key kept: a fragment's key names a record and the caller's rights on it, never free text. */
 const MAX_KEY_CHARS = 512;
 
-/** What a fragment is of. */
-export const FRAGMENT_KINDS = { event: 0, venue: 1, organizer: 2 } as const;
+/**
+ * What a fragment is of. `anonymousEvent` is an event as an anonymous caller who gives no password sees it: the
+ * same fragment as under its `event` key, found by the event alone (see events/routes.ts).
+ */
+export const FRAGMENT_KINDS = { event: 0, venue: 1, organizer: 2, anonymousEvent: 3 } as const;
 export type FragmentKind = (typeof FRAGMENT_KINDS)[keyof typeof FRAGMENT_KINDS];
 
 /**
@@ -115,6 +118,15 @@ export class FragmentCache {
   }
 
   set(key: FragmentKey, version: number, settings: object, fragment: Fragment): void {
+    this.keepFragment(key, version, settings, fragment);
+  }
+
+  /** Keeps a fragment already kept (or just built) under another key too: another way of finding the same JSON. */
+  alias(key: FragmentKey, version: number, settings: object, fragment: Fragment): void {
+    this.keepFragment(key, version, settings, fragment);
+  }
+
+  private keepFragment(key: FragmentKey, version: number, settings: object, fragment: Fragment): void {
     this.keep(typeof key === 'number' ? key : `f ${key}`, version, settings, fragment, fragment.json.length * BYTES_PER_JSON_CHAR);
   }
 

@@ -26,6 +26,8 @@ export function fragmentCacheContractSuite(name: string, harness: FragmentCacheH
     let site: Site;
     let plain: Site;
     let built = 0;
+    /** Venues and organizers an events list looked up to tell which fragment fits its caller. */
+    let linkedReads = 0;
 
     beforeEach(async () => {
       store = await harness.create();
@@ -34,7 +36,13 @@ export function fragmentCacheContractSuite(name: string, harness: FragmentCacheH
       site = createSite({ store, clock, logger: silentLogger, cache: false });
       plain = createSite({ store, clock, logger: silentLogger, cache: false, fragments: false });
       built = 0;
+      linkedReads = 0;
       const fragments = site.fragments!;
+      const record = fragments.record.bind(fragments);
+      fragments.record = <R>(...args: Parameters<FragmentCache['record']>) => {
+        linkedReads++;
+        return record<R>(...args);
+      };
       const set = fragments.set.bind(fragments);
       fragments.set = (key: string, version: number, settings: object, fragment: Fragment) => {
         built++;
@@ -66,8 +74,12 @@ export function fragmentCacheContractSuite(name: string, harness: FragmentCacheH
       let body = await list();
       expect(body).toContain('Blue Hall');
       expect(built).toBe(2);
+      const reads = linkedReads;
       expect(await list()).toBe(body);
       expect(built).toBe(2);
+      // An anonymous caller (no password) sees each event one way: its kept fragment is found without looking up
+      // the venue and organizer again.
+      expect(linkedReads).toBe(reads);
       // The venues and organizers lists are put together the same way.
       const linkedLists = async () => [await list('', '/cal/events/v1/venues'), await list('', '/cal/events/v1/organizers')].join('\n');
       expect(await linkedLists()).toContain('Blue Hall');

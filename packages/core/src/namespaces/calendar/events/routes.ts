@@ -125,7 +125,42 @@ interface LinkedRecords {
 function wireList(request: ApiRequest, events: EventRecord[], version: number | undefined): Maybe<ListedEvents> {
   const fragments = request.site.fragments;
   if (!fragments || version === undefined) return wire(request, events, false).then((data) => ({ data, fragments: null }));
-  return andThen(readableLinked(request, fragments, events, version), (linked) => fragmentsOf(request, fragments, events, version, linked));
+  const anonymous = anonymousKeys(request, fragments, events);
+  if (anonymous) {
+    const found = anonymousFragments(request, fragments, anonymous, version);
+    if (found) return { data: found.map((fragment) => fragment.data), fragments: found };
+  }
+  return andThen(readableLinked(request, fragments, events, version), (linked) => fragmentsOf(request, fragments, events, version, linked, anonymous));
+}
+
+/**
+ * The keys of the events as an anonymous caller who gives no password sees them, or null for any other caller.
+ * Such a caller sees every event, venue and organizer one way at a version — what the records' statuses and
+ * passwords make of them — so the event's fragment is found by the event alone, without reading the venues and
+ * organizers it links to to work out which one applies.
+ */
+function anonymousKeys(request: ApiRequest, fragments: FragmentCache, events: readonly EventRecord[]): FragmentKey[] | null {
+  if (request.principal !== null || request.has('password')) return null;
+  const apiRoot = request.apiRoot;
+  const root = fragments.rootOf(apiRoot);
+  const keys: FragmentKey[] = [];
+  for (let e = 0; e < events.length; e++) {
+    const id = events[e]!.id;
+    keys.push(fragmentKey(FRAGMENT_KINDS.anonymousEvent, id, root, 0) ?? `${apiRoot} ${id} anonymous`);
+  }
+  return keys;
+}
+
+/** Every event's fragment under its anonymous key, or null when one is missing. */
+function anonymousFragments(request: ApiRequest, fragments: FragmentCache, keys: readonly FragmentKey[], version: number): Fragment[] | null {
+  const settings = request.site.settings;
+  const found: Fragment[] = [];
+  for (let i = 0; i < keys.length; i++) {
+    const fragment = fragments.get(keys[i]!, version, settings);
+    if (!fragment) return null;
+    found.push(fragment);
+  }
+  return found;
 }
 
 interface ListedEvents {
@@ -133,7 +168,14 @@ interface ListedEvents {
   fragments: Fragment[] | null;
 }
 
-function fragmentsOf(request: ApiRequest, fragments: FragmentCache, events: EventRecord[], version: number, linked: LinkedRecords): Maybe<ListedEvents> {
+function fragmentsOf(
+  request: ApiRequest,
+  fragments: FragmentCache,
+  events: EventRecord[],
+  version: number,
+  linked: LinkedRecords,
+  anonymous: readonly FragmentKey[] | null,
+): Maybe<ListedEvents> {
   const settings = request.site.settings;
   const apiRoot = request.apiRoot;
   const linkedUnlocked = (record: VenueRecord | OrganizerRecord) => unlocked(request, record.type === VENUES.type ? VENUES : ORGANIZERS, record);
@@ -168,7 +210,11 @@ function fragmentsOf(request: ApiRequest, fragments: FragmentCache, events: Even
     found.push(fragment);
     if (!fragment) (missing ??= []).push(event);
   }
-  const listed = (): ListedEvents => ({ data: found.map((fragment) => fragment!.data), fragments: found as Fragment[] });
+  const listed = (): ListedEvents => {
+    // Kept under the anonymous keys too, for the next anonymous list.
+    if (anonymous) for (let i = 0; i < anonymous.length; i++) fragments.alias(anonymous[i]!, version, settings, found[i]!);
+    return { data: found.map((fragment) => fragment!.data), fragments: found as Fragment[] };
+  };
   if (!missing) return listed();
   return visibleRelations(request, missing).then((relations) => {
     const media = request.site.media;
