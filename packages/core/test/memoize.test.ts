@@ -57,4 +57,18 @@ describe('memoize', () => {
     nothing('x');
     expect(calls).toBe(6);
   });
+
+  it('answers one of the last four calls made with the very same arguments without building its key', () => {
+    const keys: string[] = [];
+    const zone = { name: 'Europe/Berlin' };
+    const stamp = memoize((day: string, where: { name: string }) => `${day} ${where.name}`, (day, where) => (keys.push(day), `${where.name}|${day}`), 10);
+    for (let round = 0; round < 3; round++) {
+      expect(stamp('2027-01-01', zone)).toBe('2027-01-01 Europe/Berlin');
+      expect(stamp('2027-12-31', zone)).toBe('2027-12-31 Europe/Berlin');
+    }
+    expect(keys).toEqual(['2027-01-01', '2027-12-31']);
+    // Another object is another argument: its key is built (and the answer found under it).
+    expect(stamp('2027-01-01', { name: 'Europe/Berlin' })).toBe('2027-01-01 Europe/Berlin');
+    expect(keys).toHaveLength(3);
+  });
 });

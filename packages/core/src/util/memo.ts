@@ -11,25 +11,34 @@
  * The last few calls are also remembered by their arguments themselves: a call with the very same arguments (the
  * same strings and numbers, and objects the key reads only unchanging fields of, such as a time zone) gives its
  * answer without building and hashing the key — a list request asks the same date and URL helpers for the same
- * values (a window's start, then its end) several times over.
+ * values (a window's start, then its end) several times over. Such a hit still counts as asking for its key: after
+ * the generations have turned, it puts the key back into the newer one.
  */
 export function memoize<A extends unknown[], R>(fn: (...args: A) => R, key: (...args: A) => string, size = 2000): (...args: A) => R {
   let newer = new Map<string, R>();
   let older = new Map<string, R>();
-  const recentArgs: Array<A | null> = [null, null, null, null];
-  const recentValues: Array<R | undefined> = [undefined, undefined, undefined, undefined];
+  /** How often the newer generation has become the older one. */
+  let generation = 0;
+  const recent: Array<Recent<A, R> | null> = [null, null, null, null];
   let next = 0;
   const keep = (k: string, value: R): void => {
     if (newer.size >= size) {
       older = newer;
       newer = new Map();
+      generation++;
     }
     newer.set(k, value);
   };
   return (...args: A): R => {
     for (let i = 0; i < RECENT; i++) {
-      const recent = recentArgs[i];
-      if (recent && sameArguments(recent, args)) return recentValues[i] as R;
+      const call = recent[i];
+      if (call && sameArguments(call.args, args)) {
+        if (call.generation !== generation) {
+          if (!newer.has(call.key)) keep(call.key, call.value);
+          call.generation = generation;
+        }
+        return call.value;
+      }
     }
     const k = key(...args);
     let value = newer.get(k);
@@ -38,11 +47,18 @@ export function memoize<A extends unknown[], R>(fn: (...args: A) => R, key: (...
       else value = fn(...args);
       keep(k, value as R);
     }
-    recentArgs[next] = args;
-    recentValues[next] = value;
+    recent[next] = { args, key: k, value: value as R, generation };
     next = (next + 1) % RECENT;
     return value as R;
   };
+}
+
+interface Recent<A, R> {
+  args: A;
+  key: string;
+  value: R;
+  /** The generation in which the key was last known to be in the newer map. */
+  generation: number;
 }
 
 /** How many calls are remembered by their arguments. */
