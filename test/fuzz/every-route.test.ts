@@ -36,7 +36,10 @@ const ANYONE_MAY_WRITE = new Set([
   'secrets',
   'popupOpens',
   'oembedCache',
-  'eventMatches',
+  // What the lists' recent filters matched: a read keeps them.
+  'eventMatches.kept',
+  'venueMatches.kept',
+  'organizerMatches.kept',
   'listeners',
   'version',
   'changes',
