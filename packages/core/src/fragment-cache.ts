@@ -177,13 +177,15 @@ export function listClosing(after: Record<string, unknown>): string {
  * It is kept as pieces — the opening, each fragment's bytes, the closing — which the adapters write one after
  * another: the fragments' bytes are made once and shared, so an uncached list copies none of its tens of
  * kilobytes, and allocates no fresh buffer for them (see answer-cache.ts for when they are joined). `closing`, when
- * given, must be listClosing of the keys of `data` after `key`.
+ * given, must be the UTF-8 bytes of listClosing of the keys of `data` after `key` (made once with the page's ending,
+ * see archiveEnding). Every piece is bytes: with a piece of text among them, Node writes the corked pieces by its
+ * slower path for strings, which cost about 8 µs more server CPU per list answer under load.
  */
-export function shareJoinedList(data: Record<string, unknown>, key: string, items: readonly Fragment[], closing?: string): void {
+export function shareJoinedList(data: Record<string, unknown>, key: string, items: readonly Fragment[], closing?: Buffer): void {
   if (closing === undefined) {
     const after: Record<string, unknown> = {};
     for (const name in data) if (name !== key) after[name] = data[name];
-    closing = listClosing(after);
+    closing = Buffer.from(listClosing(after));
   }
   const parts = new Array<BodyPart>(items.length + 2);
   parts[0] = openingOf(key);

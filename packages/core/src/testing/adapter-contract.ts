@@ -208,6 +208,8 @@ export function adapterContractSuite(name: string, harness: AdapterHarness): voi
           if (expected.status === 200) {
             // Pieces (the list's opening, each event, the closing), never joined for sending.
             expect(answer.bodyParts?.length).toBe(json(sent).events.length + 2);
+            // All bytes: a piece of text makes Node write the pieces by its slower path for strings.
+            expect(answer.bodyParts!.filter((part) => typeof part === 'string')).toEqual([]);
             expect(answer.bodyParts!.map((part) => (typeof part === 'string' ? part : Buffer.from(part).toString('utf8'))).join('')).toBe(expected.body);
             const head = await rawRequest(url, { method: 'HEAD' });
             expect(head.body).toBe('');

@@ -115,20 +115,21 @@ function archivePaging(
 /** The keys a post archive answer has after its list, in TEC's order, and their closing piece (see listClosing). */
 export interface ArchiveEnding {
   readonly after: Readonly<{ rest_url: string; next_rest_url?: string; previous_rest_url?: string; total: number; total_pages: number }>;
-  readonly closing: string;
+  /** The closing's UTF-8 bytes: what the answer's last piece is sent as (see shareJoinedList). */
+  readonly closing: Buffer;
   readonly totalPages: number;
 }
 
 /**
- * archivePaging with the answer's keys after the list and their JSON: the same few pages of the same lists are
- * asked again and again, and this part of their answer was encoded anew each time (its URLs escaped too).
+ * archivePaging with the answer's keys after the list and their JSON, as UTF-8 bytes: the same few pages of the same
+ * lists are asked again and again, and this part of their answer was encoded anew each time (its URLs escaped too).
  * Shared between requests: spread, never changed.
  */
 export const archiveEnding = keptForShortUrls(
   (restUrl: string, page: number, perPage: number, total: number): ArchiveEnding => {
     const { links, totalPages } = archivePaging(restUrl, page, perPage, total);
     const after = Object.freeze({ rest_url: restUrl, ...links, total, total_pages: totalPages });
-    return Object.freeze({ after, closing: listClosing(after), totalPages });
+    return Object.freeze({ after, closing: Buffer.from(listClosing(after)), totalPages });
   },
   (restUrl, page, perPage, total) => `${page} ${perPage} ${total} ${restUrl}`,
   500,
