@@ -1,5 +1,5 @@
 import { Router, type NextFunction, type Request, type Response } from 'express';
-import { bodyLength, fatalErrorResponse, groupHeaders, toSiteRequest, type Site, type SiteResponse } from '@siterest/core';
+import { bodyLength, fatalErrorResponse, forEachHeader, toSiteRequest, type Site, type SiteResponse } from '@siterest/core';
 
 export interface SiterestExpressOptions {
   /**
@@ -76,7 +76,7 @@ export function siterestExpress(site: Site<Request>, options: SiterestExpressOpt
 
 function send(res: Response, response: SiteResponse): void {
   res.status(response.status);
-  for (const [name, value] of Object.entries(groupHeaders(response))) res.setHeader(name, value);
+  forEachHeader(response, (name, value) => res.setHeader(name, value));
   // HEAD answers carry GET's Content-Length from the pipeline; Node sends no body for them.
   const parts = response.bodyParts;
   if (parts) {

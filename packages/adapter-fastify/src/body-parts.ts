@@ -41,11 +41,10 @@ export class BodyParts extends Readable {
     return destination;
   }
 
-  /** Writes the pieces into a whole response and ends it; the stream is then done. */
+  /** Writes the pieces into a whole response and ends it; nothing may read the stream then (nothing watches it). */
   writeInto(destination: ServerResponse): void {
     this.next = this.parts.length;
     writeParts(destination, this.parts);
-    this.push(null);
   }
 }
 

@@ -1,6 +1,6 @@
 import { METHODS } from 'node:http';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { fatalErrorResponse, groupHeaders, toSiteRequest, type Site, type SiteResponse } from '@siterest/core';
+import { fatalErrorResponse, forEachHeader, toSiteRequest, type Site, type SiteResponse } from '@siterest/core';
 import { BodyParts, writePiecesDirectly } from './body-parts.js';
 
 export interface SiterestFastifyOptions {
@@ -32,7 +32,7 @@ export const siterestFastify: FastifyPluginAsync<SiterestFastifyOptions> = async
     let sent = site.sentAnswer(request.method, url, request.raw.headers, fastify.prefix);
     if (sent instanceof Promise) sent = await sent;
     if (sent) return send(reply, sent);
-    if (unmatched === 'next' && !site.serves(url.split('?', 1)[0]!)) return reply.callNotFound();
+    if (unmatched === 'next' && !site.serves(pathOf(url))) return reply.callNotFound();
     return serve(site, fastify.prefix, request, reply);
   };
   // Anything thrown in this plugin's context (the handler, hooks, a parser) is answered with WordPress's JSON
@@ -61,6 +61,12 @@ export const siterestFastify: FastifyPluginAsync<SiterestFastifyOptions> = async
   if (unmatched === 'rest_no_route') fastify.setNotFoundHandler(handler);
 };
 
+/** The path of a URL below the mount point, without its query. */
+function pathOf(url: string): string {
+  const q = url.indexOf('?');
+  return q === -1 ? url : url.slice(0, q);
+}
+
 /** Answers one request below `prefix` with the site. */
 async function serve(site: Site<FastifyRequest>, prefix: string, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const url = request.url.slice(prefix.length) || '/';
@@ -76,10 +82,10 @@ async function serve(site: Site<FastifyRequest>, prefix: string, request: Fastif
 function send(reply: FastifyReply, response: SiteResponse): FastifyReply {
   // Set on the Node response so names keep WordPress's casing; Fastify's own hooks still run. A HEAD answer's
   // Content-Length (GET's) goes through Fastify, which would otherwise count the empty body.
-  for (const [name, value] of Object.entries(groupHeaders(response))) {
+  forEachHeader(response, (name, value) => {
     if (name === 'Content-Length') reply.header(name, value);
     else reply.raw.setHeader(name, value);
-  }
+  });
   // Shared bytes are sent as they are (the Content-Type set above keeps Fastify from changing them); pieces as a
   // stream that gives its length when Fastify pipes it (see body-parts.ts).
   const parts = response.bodyParts;

@@ -10,7 +10,7 @@ export { coreErrors } from './http/errors.js';
 export { ApiRequest } from './http/api-request.js';
 export { ApiResponse, respond } from './http/api-response.js';
 export { readBody, DEFAULT_BODY_LIMIT, type ReadBodyOptions } from './http/body.js';
-export { toSiteRequest, groupHeaders, type NodeRequestParts } from './http/adapter-kit.js';
+export { toSiteRequest, groupHeaders, forEachHeader, type NodeRequestParts } from './http/adapter-kit.js';
 export { fatalErrorResponse } from './http/fatal.js';
 export { answerClientErrors, handleClientError } from './http/client-errors.js';
 export { encodeJson } from './http/json.js';

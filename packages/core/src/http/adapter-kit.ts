@@ -121,10 +121,26 @@ function formString(value: object): string {
 /** Response headers grouped by name (repeated names become lists), in first-seen order. */
 export function groupHeaders(response: SiteResponse): Record<string, string | string[]> {
   const out: Record<string, string | string[]> = {};
-  for (const [name, value] of response.headers) {
-    const existing = out[name];
-    if (existing === undefined) out[name] = value;
-    else out[name] = Array.isArray(existing) ? [...existing, value] : [existing, value];
-  }
+  forEachHeader(response, (name, value) => {
+    out[name] = value;
+  });
   return out;
+}
+
+/**
+ * Gives each header name of an answer once, in first-seen order, with its value, or its values when the name is
+ * repeated: what groupHeaders holds, for an adapter that sets each on the framework's response (no object of
+ * them is made per request).
+ */
+export function forEachHeader(response: SiteResponse, set: (name: string, value: string | string[]) => void): void {
+  const headers = response.headers;
+  for (let i = 0; i < headers.length; i++) {
+    const [name, value] = headers[i]!;
+    let seen = false;
+    for (let j = 0; j < i && !seen; j++) seen = headers[j]![0] === name;
+    if (seen) continue;
+    let values: string[] | null = null;
+    for (let j = i + 1; j < headers.length; j++) if (headers[j]![0] === name) (values ??= [value]).push(headers[j]![1]);
+    set(name, values ?? value);
+  }
 }
