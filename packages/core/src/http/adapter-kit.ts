@@ -135,7 +135,10 @@ export function groupHeaders(response: SiteResponse): Record<string, string | st
 export function forEachHeader(response: SiteResponse, set: (name: string, value: string | string[]) => void): void {
   const headers = response.headers;
   for (let i = 0; i < headers.length; i++) {
-    const [name, value] = headers[i]!;
+    // The pair read by index: destructuring it makes an iterator per header.
+    const pair = headers[i]!;
+    const name = pair[0];
+    const value = pair[1];
     let seen = false;
     for (let j = 0; j < i && !seen; j++) seen = headers[j]![0] === name;
     if (seen) continue;

@@ -174,9 +174,12 @@ export function validateArgs(request: ApiRequest): Maybe<void> {
   const endpoint = request.endpoint!;
   const args = argList(endpoint.args);
   const missing: string[] = [];
-  // Index loops: an iterator result per argument, twice per request, was garbage every list request made.
+  // Index loops, and each pair read by index: an iterator (for-of, or destructuring a pair) per argument, three
+  // times per request, was most of the garbage a list request made.
   for (let index = 0; index < args.length; index++) {
-    const [name, spec] = args[index]!;
+    const arg = args[index]!;
+    const name = arg[0];
+    const spec = arg[1];
     if (spec.required === true && !request.has(name)) missing.push(name);
   }
   if (missing.length) throw coreErrors.missingParams(missing);
@@ -190,23 +193,40 @@ export function validateArgs(request: ApiRequest): Maybe<void> {
 /** The validate callbacks from the argument at `from` on; from the first that makes the request wait, later. */
 function validateFrom(request: ApiRequest, args: Array<[string, ArgSpec]>, from: number, refused: RefusedArgs): Maybe<void> {
   for (let index = from; index < args.length; index++) {
-    const [name, spec] = args[index]!;
+    const arg = args[index]!;
+    const name = arg[0];
+    const spec = arg[1];
     if (!spec.validate || !request.has(name)) continue;
     const verdict = spec.validate(request.get(name), { param: name, request });
-    if (isPending(verdict)) {
-      return Promise.resolve(verdict).then((settled) => {
-        if (settled === false || settled instanceof ApiError) refused.add(name, settled);
-        return validateFrom(request, args, index + 1, refused);
-      });
-    }
+    // Waited for in a function of its own: a closure here over the loop's variables would make V8 allocate a
+    // context for them on every turn of the loop, waited for or not.
+    if (isPending(verdict)) return validateAfter(verdict, request, args, index, refused);
     if (verdict === false || verdict instanceof ApiError) refused.add(name, verdict);
   }
+}
+
+function validateAfter(verdict: PromiseLike<boolean | ApiError>, request: ApiRequest, args: Array<[string, ArgSpec]>, index: number, refused: RefusedArgs): Promise<void> {
+  return Promise.resolve(verdict).then((settled) => {
+    if (settled === false || settled instanceof ApiError) refused.add(args[index]![0], settled);
+    return validateFrom(request, args, index + 1, refused);
+  });
+}
+
+function sanitizeAfter(sanitized: PromiseLike<unknown>, request: ApiRequest, args: Array<[string, ArgSpec]>, index: number, refused: RefusedArgs): Promise<void> {
+  return Promise.resolve(sanitized).then((settled) => {
+    const name = args[index]![0];
+    if (settled instanceof ApiError) refused.add(name, settled);
+    else request.set(name, settled);
+    return sanitizeFrom(request, args, index + 1, refused);
+  });
 }
 
 /** The type checks and sanitize callbacks from the argument at `from` on, as {@link validateFrom}. */
 function sanitizeFrom(request: ApiRequest, args: Array<[string, ArgSpec]>, from: number, refused: RefusedArgs): Maybe<void> {
   for (let index = from; index < args.length; index++) {
-    const [name, spec] = args[index]!;
+    const arg = args[index]!;
+    const name = arg[0];
+    const spec = arg[1];
     if (spec.sanitize === false || !request.has(name)) continue;
     const value = request.get(name);
     if (spec.schema) {
@@ -215,13 +235,7 @@ function sanitizeFrom(request: ApiRequest, args: Array<[string, ArgSpec]>, from:
       else request.set(name, parsed.value);
     } else if (spec.sanitize) {
       const sanitized = spec.sanitize(value, { param: name, request });
-      if (isPending(sanitized)) {
-        return Promise.resolve(sanitized).then((settled) => {
-          if (settled instanceof ApiError) refused.add(name, settled);
-          else request.set(name, settled);
-          return sanitizeFrom(request, args, index + 1, refused);
-        });
-      }
+      if (isPending(sanitized)) return sanitizeAfter(sanitized, request, args, index, refused);
       if (sanitized instanceof ApiError) refused.add(name, sanitized);
       else request.set(name, sanitized);
     } else if (spec.type !== undefined) {
@@ -331,24 +345,25 @@ export function allowedMethods(route: CompiledRoute, request: ApiRequest): Maybe
           verdict = false;
         }
       }
-      if (isPending(verdict)) {
-        return Promise.resolve(verdict).then(
-          (settled) => {
-            record(index, settled === true);
-            return from(index + 1);
-          },
-          () => {
-            record(index, false);
-            return from(index + 1);
-          },
-        );
-      }
+      if (isPending(verdict)) return after(verdict, index);
       record(index, verdict === true);
     }
     const allowed: string[] = [];
     for (let i = 0; i < methods.length; i++) if (verdicts[i]) allowed.push(methods[i]!);
     return allowed;
   };
+  // Outside the loop: a closure in it over `index` would make a context per turn (see validateFrom).
+  const after = (verdict: PromiseLike<boolean | ApiError>, index: number): Promise<string[]> =>
+    Promise.resolve(verdict).then(
+      (settled) => {
+        record(index, settled === true);
+        return from(index + 1);
+      },
+      () => {
+        record(index, false);
+        return from(index + 1);
+      },
+    );
   return from(0);
 }
 

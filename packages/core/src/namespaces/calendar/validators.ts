@@ -63,15 +63,18 @@ function lookUpTerm(request: ApiRequest, taxonomy: string, value: unknown): Mayb
 export function findTerms(request: ApiRequest, taxonomy: string, values: readonly unknown[], from = 0, ids: number[] = []): Maybe<number[]> {
   for (let index = from; index < values.length; index++) {
     const id = findTerm(request, taxonomy, values[index]);
-    if (isPending(id)) {
-      return Promise.resolve(id).then((found) => {
-        if (found !== null) ids.push(found);
-        return findTerms(request, taxonomy, values, index + 1, ids);
-      });
-    }
+    // Waited for outside the loop: a closure here over `index` would make a context per turn.
+    if (isPending(id)) return findTermsAfter(id, request, taxonomy, values, index, ids);
     if (id !== null) ids.push(id);
   }
   return ids;
+}
+
+function findTermsAfter(id: PromiseLike<number | null>, request: ApiRequest, taxonomy: string, values: readonly unknown[], index: number, ids: number[]): Promise<number[]> {
+  return Promise.resolve(id).then((found) => {
+    if (found !== null) ids.push(found);
+    return findTerms(request, taxonomy, values, index + 1, ids);
+  });
 }
 
 export function isTermOf(taxonomy: string): ArgValidator {
@@ -86,10 +89,14 @@ export function isTermOf(taxonomy: string): ArgValidator {
 function everyTermFound(request: ApiRequest, taxonomy: string, terms: readonly unknown[], from: number): Maybe<boolean> {
   for (let index = from; index < terms.length; index++) {
     const id = findTerm(request, taxonomy, terms[index]);
-    if (isPending(id)) return Promise.resolve(id).then((found) => found !== null && everyTermFound(request, taxonomy, terms, index + 1));
+    if (isPending(id)) return everyTermFoundAfter(id, request, taxonomy, terms, index);
     if (id === null) return false;
   }
   return true;
+}
+
+function everyTermFoundAfter(id: PromiseLike<number | null>, request: ApiRequest, taxonomy: string, terms: readonly unknown[], index: number): Promise<boolean> {
+  return Promise.resolve(id).then((found) => found !== null && everyTermFound(request, taxonomy, terms, index + 1));
 }
 
 async function isPostOfType(request: ApiRequest, value: unknown, type: string): Promise<boolean> {
