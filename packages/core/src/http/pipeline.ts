@@ -641,30 +641,47 @@ function sentAnswer(run: RequestRun, response: ApiResponse, allow: readonly stri
  * `body` (a test, an in-process caller), not for every request.
  */
 function bytesResponse(status: number, headers: Array<[string, string]>, bytes: Buffer | readonly BodyPart[]): SiteResponse {
-  let text: string | undefined;
-  if (Buffer.isBuffer(bytes)) {
-    return {
-      status,
-      headers,
-      get body() {
-        return (text ??= bytes.toString('utf8'));
-      },
-      bodyBytes: bytes,
-    };
+  return Buffer.isBuffer(bytes) ? new KeptBytesAnswer(status, headers, bytes) : new PiecesAnswer(status, headers, bytes);
+}
+
+/*
+ * Classes, not object literals with getters: a literal makes new getter functions, and with them a new hidden
+ * class, for every answer, and the code reading answers (the adapters) then met a different one each time.
+ */
+
+/** An answer of kept bytes. */
+class KeptBytesAnswer implements SiteResponse {
+  private text: string | undefined;
+
+  constructor(
+    readonly status: number,
+    readonly headers: Array<[string, string]>,
+    readonly bodyBytes: Buffer,
+  ) {}
+
+  get body(): string {
+    return (this.text ??= this.bodyBytes.toString('utf8'));
   }
-  let joined: Buffer | undefined;
-  const join = () => (joined ??= joinParts(bytes));
-  return {
-    status,
-    headers,
-    get body() {
-      return (text ??= join().toString('utf8'));
-    },
-    get bodyBytes() {
-      return join();
-    },
-    bodyParts: bytes,
-  };
+}
+
+/** An answer in pieces. */
+class PiecesAnswer implements SiteResponse {
+  private text: string | undefined;
+  private joined: Buffer | undefined;
+
+  constructor(
+    readonly status: number,
+    readonly headers: Array<[string, string]>,
+    readonly bodyParts: readonly BodyPart[],
+  ) {}
+
+  get bodyBytes(): Buffer {
+    return (this.joined ??= joinParts(this.bodyParts));
+  }
+
+  get body(): string {
+    return (this.text ??= this.bodyBytes.toString('utf8'));
+  }
 }
 
 function byteLength(bytes: Buffer | readonly BodyPart[]): number {
