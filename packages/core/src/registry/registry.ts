@@ -45,6 +45,12 @@ export function patternTemplate(pattern: string): string {
   return pattern.replace(/\(\?P<(\w+?)>.*?\)/g, '{$1}');
 }
 
+/** The first path segment a literal prefix names whole (`/cal/events/v1` → `cal`), or null (`/`, `/oembed`). */
+function segmentOf(prefix: string): string | null {
+  const end = prefix.indexOf('/', 1);
+  return end === -1 ? null : prefix.slice(1, end);
+}
+
 function literalPrefix(pattern: string): string {
   const cut = pattern.search(/[([\\.*+?|{^$]/);
   return (cut === -1 ? pattern : pattern.slice(0, cut)).toLowerCase();
@@ -135,6 +141,14 @@ export class Registry {
   readonly definitions = new Map<string, NamespaceDefinition>();
   /** Each namespace's path, lower-cased, as `owns` compares it on every request an adapter is given. */
   private readonly namespacePaths: string[] = [];
+  /**
+   * For each first path segment a route's literal prefix names, the routes a path beginning with it can match, in
+   * registration order: those of that segment and those whose prefix names no whole segment (the root). Matching
+   * walked all of the site's routes (some seventy), testing each prefix, on every request.
+   */
+  private readonly bySegment = new Map<string, CompiledRoute[]>();
+  /** The routes a path whose first segment no route names can match. */
+  private readonly anySegment: CompiledRoute[];
 
   constructor(namespaces: readonly NamespaceDefinition[], builtIns: BuiltInRoutes) {
     this.routes.push(compileRoute('/', '', [builtIns.root], null));
@@ -148,6 +162,19 @@ export class Registry {
         this.routes.push(compileRoute(`/${ns.namespace}${route.path}`, ns.namespace, route.endpoints, route));
       }
     }
+    this.anySegment = this.routes.filter((route) => segmentOf(route.prefix) === null);
+    for (const route of this.routes) {
+      const segment = segmentOf(route.prefix);
+      if (segment !== null && !this.bySegment.has(segment)) {
+        this.bySegment.set(segment, this.routes.filter((other) => segmentOf(other.prefix) === segment || segmentOf(other.prefix) === null));
+      }
+    }
+  }
+
+  /** The routes `lower` (a lower-cased path) can match, in registration order. */
+  private candidates(lower: string): readonly CompiledRoute[] {
+    const end = lower.indexOf('/', 1);
+    return this.bySegment.get(end === -1 ? lower.slice(1) : lower.slice(1, end)) ?? this.anySegment;
   }
 
   /**
@@ -166,7 +193,7 @@ export class Registry {
   /** The first route whose pattern matches, whatever the method (OPTIONS, Allow). */
   findRoute(path: string): { route: CompiledRoute; params: Record<string, string> } | null {
     const lower = path.toLowerCase();
-    for (const route of this.routes) {
+    for (const route of this.candidates(lower)) {
       if (!lower.startsWith(route.prefix)) continue;
       const match = route.regex.exec(path);
       if (match) return { route, params: { ...(match.groups ?? {}) } };
@@ -180,7 +207,7 @@ export class Registry {
    */
   match(path: string, method: string): RouteMatch | null {
     const lower = path.toLowerCase();
-    for (const route of this.routes) {
+    for (const route of this.candidates(lower)) {
       if (!lower.startsWith(route.prefix)) continue;
       const match = route.regex.exec(path);
       if (!match) continue;
