@@ -34,6 +34,17 @@ export interface ApiRequestInit {
   jsonContentType: boolean;
 }
 
+/** Methods whose form body is read as params (PHP's `$_POST`). */
+const FORM_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The sources in lookup order: [plain, form, JSON, JSON and form], made once. */
+const SOURCE_ORDERS: ReadonlyArray<readonly ParamSource[]> = [
+  ['query', 'url', 'defaults'],
+  ['form', 'query', 'url', 'defaults'],
+  ['json', 'query', 'url', 'defaults'],
+  ['json', 'form', 'query', 'url', 'defaults'],
+];
+
 /**
  * A request as handlers see it: WordPress's WP_REST_Request. Params are looked up JSON body → form body →
  * query string → URL → defaults, and after validation hold their sanitized values.
@@ -55,9 +66,9 @@ export class ApiRequest {
   endpoint: CompiledEndpoint | null = null;
   private readonly sources: ParamSources;
   private readonly sentQuery: Readonly<Record<string, unknown>>;
-  private readonly order: ParamSource[];
+  private readonly order: readonly ParamSource[];
   /** The sources' objects in lookup order (what `get` walks: no lookup of each source by name). */
-  private chain: Array<Record<string, unknown>> = [];
+  private chain: Array<Record<string, unknown>> | null = null;
   /** What `get` reads (see effective); null until asked, and after a source is replaced. */
   private merged: Record<string, unknown> | null = null;
   private readonly memo = new Map<string, unknown>();
@@ -75,16 +86,20 @@ export class ApiRequest {
     this.remoteAddress = init.remoteAddress;
     this.sources = { json: init.json ?? {}, form: init.form, query: init.query, url: {}, defaults: {} };
     this.sentQuery = { ...init.query };
-    const order: ParamSource[] = [];
-    if (init.jsonContentType) order.push('json');
-    if (['POST', 'PUT', 'PATCH', 'DELETE'].includes(this.method)) order.push('form');
-    order.push('query', 'url', 'defaults');
-    this.order = order;
-    this.relink();
+    this.order = SOURCE_ORDERS[(init.jsonContentType ? 2 : 0) + (FORM_METHODS.has(this.method) ? 1 : 0)]!;
+  }
+
+  /** The sources' objects in lookup order, made when first read after a source was replaced. */
+  private sourceChain(): Array<Record<string, unknown>> {
+    let chain = this.chain;
+    if (chain) return chain;
+    chain = [];
+    for (let i = 0; i < this.order.length; i++) chain.push(this.sources[this.order[i]!]);
+    return (this.chain = chain);
   }
 
   private relink(): void {
-    this.chain = this.order.map((source) => this.sources[source]);
+    this.chain = null;
     this.merged = null;
   }
 
@@ -96,7 +111,7 @@ export class ApiRequest {
     let merged = this.merged;
     if (merged) return merged;
     merged = Object.create(null) as Record<string, unknown>;
-    const chain = this.chain;
+    const chain = this.sourceChain();
     for (let index = chain.length - 1; index >= 0; index--) {
       const params = chain[index]!;
       // Own keys only: a param named `constructor` or `__proto__` is one the caller did or did not send.
@@ -112,7 +127,7 @@ export class ApiRequest {
 
   /** The effective value of one param, from the sources (as PHP's isset: null and undefined count as absent). */
   private lookUp(name: string): unknown {
-    const chain = this.chain;
+    const chain = this.sourceChain();
     for (let index = 0; index < chain.length; index++) {
       const params = chain[index]!;
       if (!Object.hasOwn(params, name)) continue;

@@ -64,7 +64,8 @@ export function withQuery(base: string, args: Array<[string, QueryValue]>): stri
     const rendered = render(args[i]![1]);
     if (rendered !== null) query += `${query ? '&' : ''}${args[i]![0]}=${rendered}`;
   }
-  query = query.replace(/=(&|$)/g, '$1');
+  // add_query_arg's preg_replace('#=(&|$)#', '$1'), where there is anything for it to do.
+  if (query.includes('=&') || query.endsWith('=')) query = query.replace(/=(&|$)/g, '$1');
   return query ? `${base}?${query}` : base;
 }
 
