@@ -16,9 +16,7 @@ export class ApiResponse {
 }
 
 export function respond(data: unknown, status = 200, headers: Record<string, string | number> = {}): ApiResponse {
-  return new ApiResponse(
-    data,
-    status,
-    Object.entries(headers).map(([name, value]) => [name, String(value)]),
-  );
+  const pairs: Array<[string, string]> = [];
+  for (const name in headers) if (Object.hasOwn(headers, name)) pairs.push([name, String(headers[name])]);
+  return new ApiResponse(data, status, pairs);
 }

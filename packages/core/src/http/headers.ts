@@ -69,9 +69,9 @@ export function corsHeaders(
   rawMethod: string,
   loggedIn: boolean,
   access: { allowed: boolean; credentialed: boolean },
-): Array<[string, string]> {
+): ReadonlyArray<[string, string]> {
   if (origin) {
-    if (!access.allowed) return [['Vary', 'Origin']];
+    if (!access.allowed) return VARY_ORIGIN;
     const out: Array<[string, string]> = [
       ['Access-Control-Allow-Origin', origin === 'null' ? 'null' : sanitizeOrigin(origin)],
       ['Access-Control-Allow-Methods', 'OPTIONS, GET, POST, PUT, PATCH, DELETE'],
@@ -80,9 +80,13 @@ export function corsHeaders(
     out.push(['Vary', 'Origin']);
     return out;
   }
-  if (rawMethod === 'GET' && !loggedIn) return [['Vary', 'Origin']];
-  return [];
+  if (rawMethod === 'GET' && !loggedIn) return VARY_ORIGIN;
+  return NO_HEADERS;
 }
+
+/** What most answers carry from corsHeaders: made and checked once (see isCheckedHeader), shared. */
+const VARY_ORIGIN: ReadonlyArray<[string, string]> = Object.freeze([checkedHeader('Vary', 'Origin')]);
+const NO_HEADERS: ReadonlyArray<[string, string]> = Object.freeze([]);
 
 /** Header values must not smuggle line breaks; an origin is a URL without spaces. */
 function sanitizeOrigin(origin: string): string {

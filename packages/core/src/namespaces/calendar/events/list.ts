@@ -23,6 +23,9 @@ export interface EventListPlan {
   perPage: number;
 }
 
+/** TEC's bounds relative to one date, in the order it reads them. */
+const RELATIVE_BOUNDS = ['starts_before', 'starts_after', 'ends_before', 'ends_after'] as const;
+
 /** PHP FILTER_VALIDATE_BOOLEAN. */
 function filterBoolean(value: unknown): boolean {
   return ['1', 'true', 'on', 'yes'].includes(String(value).trim().toLowerCase()) || value === true;
@@ -53,7 +56,8 @@ export function planEventList(request: ApiRequest): Maybe<EventListPlan> {
     ends_after: undefined,
   };
   let relative = false;
-  for (const name of Object.keys(bounds) as Array<keyof typeof bounds>) {
+  for (let i = 0; i < RELATIVE_BOUNDS.length; i++) {
+    const name = RELATIVE_BOUNDS[i]!;
     if (!request.has(name)) continue;
     relative = true;
     bounds[name] = inclusive ? `${day(name)} 23:59:59` : localize(name);
