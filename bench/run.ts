@@ -43,8 +43,8 @@ async function measure(kind: string): Promise<Record<string, LoadResult>> {
   try {
     const results: Record<string, LoadResult> = {};
     for (const framework of ['express', 'fastify']) {
-      // Fastify also serves the breakdown's two routes (events-server.ts), measured in the same turns.
-      const variants = framework === 'fastify' && kind === 'memory' ? ['bare', 'bare-text', 'siterest', 'uncached', 'spin', 'pipeline'] : ['bare', 'bare-text', 'siterest', 'uncached'];
+      // Fastify also serves the breakdown's three routes (events-server.ts), measured in the same turns.
+      const variants = framework === 'fastify' && kind === 'memory' ? ['bare', 'bare-text', 'siterest', 'uncached', 'spin', 'pipeline', 'pipeline-twice'] : ['bare', 'bare-text', 'siterest', 'uncached'];
       const names = variants.map((variant) => `${framework}-${variant}`);
       const measured = await loadInTurn(Object.fromEntries(names.map((name) => [name, `http://127.0.0.1:${server.ports[name]}`])), { seconds, connections, paths: server.paths, cpu: server.cpuMs });
       for (const name of names) {
@@ -74,7 +74,8 @@ function row(framework: string, results: Record<string, LoadResult>): string {
 
 /**
  * Where an uncached list's server CPU goes on Fastify: the bare route, the bare route after spinning for the list's
- * in-process cost, after running the uncached pipeline, and the uncached list itself, all measured in turn.
+ * in-process cost, after running the uncached pipeline once and twice, and the uncached list itself, all measured
+ * in turn.
  */
 function breakdown(results: Record<string, LoadResult>): string[] {
   const cpu = (name: string) => results[`fastify-${name}`]?.cpuMicrosPerRequest;
@@ -84,6 +85,7 @@ function breakdown(results: Record<string, LoadResult>): string[] {
     ['bare route, kept bytes', 'bare'],
     [`bare route after spinning ${inProcessMicros.toFixed(0)} µs (an uncached list's CPU in a loop in the same process)`, 'spin'],
     ['bare route after the uncached pipeline for the request (its answer unsent)', 'pipeline'],
+    ['bare route after the uncached pipeline twice (over the row above: the second, warm run)', 'pipeline-twice'],
     ['siterest uncached (the pipeline, its answer sent in pieces)', 'uncached'],
   ];
   return [
@@ -144,7 +146,7 @@ const lines = [
   row('express', memory),
   row('fastify', memory),
   '',
-  `Where an uncached list's time goes (Fastify, same turns as above). An uncached list in a loop in the server process, nothing else running, costs ${inProcessMicros?.toFixed(1) ?? '–'} µs of CPU (the 12 paths back to back after a warm-up, lowest of three medians of 7 slices, measured at start-up). Spending that long spinning before the bare answer shows what the same CPU time costs between a server's network events; running the pipeline itself shows what it costs there:`,
+  `Where an uncached list's time goes (Fastify, same turns as above). An uncached list in a loop in the server process, nothing else running, costs ${inProcessMicros?.toFixed(1) ?? '–'} µs of CPU (the 12 paths back to back after a warm-up, lowest of three medians of 7 slices, measured at start-up). Spending that long spinning before the bare answer shows what the same CPU time costs between a server's network events; running the pipeline itself shows what it costs there, and running it twice what a second, warm run costs:`,
   '',
   ...breakdown(memory),
   '',
