@@ -35,10 +35,19 @@ export function pageOf<R>(matches: readonly R[], query: Paging): Page<R> {
 /**
  * What recent filters of a list matched, in answer order, kept until the next write to the data they read (its
  * version), so that paging through a list, or asking it again, does not filter and sort it again. At most 64
- * filters, the oldest kept dropped first; a filter whose key is longer than 4 KB (a huge search) is not kept.
+ * filters and 1,000,000 matches in all (8 MB of references, whatever the store's size), the oldest kept dropped
+ * first; a filter whose key is longer than 4 KB (a huge search) is not kept, nor one that matches more than the
+ * whole bound.
  */
 export class RememberedMatches<R> {
   private readonly kept = new Map<string, { version: number; matches: R[] }>();
+  /** The sum of the kept lists' lengths. */
+  private held = 0;
+
+  constructor(
+    private readonly maxFilters = 64,
+    private readonly maxMatches = 1_000_000,
+  ) {}
 
   find(key: string, version: number): R[] | undefined {
     const found = this.kept.get(key);
@@ -46,10 +55,18 @@ export class RememberedMatches<R> {
   }
 
   keep(key: string, version: number, matches: R[]): void {
-    if (key.length > 4096) return;
-    this.kept.delete(key);
+    if (key.length > 4096 || matches.length > this.maxMatches) return;
+    this.drop(key);
     this.kept.set(key, { version, matches });
-    while (this.kept.size > 64) this.kept.delete(this.kept.keys().next().value!);
+    this.held += matches.length;
+    while (this.kept.size > this.maxFilters || this.held > this.maxMatches) this.drop(this.kept.keys().next().value!);
+  }
+
+  private drop(key: string): void {
+    const found = this.kept.get(key);
+    if (!found) return;
+    this.kept.delete(key);
+    this.held -= found.matches.length;
   }
 }
 
