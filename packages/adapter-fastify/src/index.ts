@@ -53,10 +53,15 @@ export const siterestFastify: FastifyPluginAsync<SiterestFastifyOptions> = async
   for (const method of METHODS) {
     if (method !== 'CONNECT' && !fastify.supportedMethods.includes(method)) fastify.addHttpMethod(method, { hasBody: true });
   }
-  // Route-level, so it runs after every onSend hook of the app (see writePiecesDirectly).
-  const routeOptions = { onSend: writePiecesDirectly };
-  fastify.all('/', routeOptions, handler);
-  fastify.all('/*', routeOptions, handler);
+  // The routes' last onSend hook (see writePiecesDirectly): after the app's, which run before route-level hooks,
+  // and after those other plugins add to every route through onRoute (@fastify/compress does): this context's
+  // onRoute hooks run after the ones it inherits, and the plugin's context holds no other routes.
+  fastify.addHook('onRoute', (route) => {
+    const hooks = route.onSend;
+    route.onSend = hooks === undefined ? [writePiecesDirectly] : [...(Array.isArray(hooks) ? hooks : [hooks]), writePiecesDirectly];
+  });
+  fastify.all('/', handler);
+  fastify.all('/*', handler);
   // Paths Fastify's router could not place (an app route such as /api/app/x can hide the wildcard from /api/app/…).
   if (unmatched === 'rest_no_route') fastify.setNotFoundHandler(handler);
 };

@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import { gzipSync, gunzipSync } from 'node:zlib';
 import { request as httpRequest } from 'node:http';
+import type { onSendHookHandler } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { createSite, manualClock, silentLogger } from '@siterest/core';
 import { newEvent, rawRequest } from '@siterest/core/testing';
@@ -62,6 +63,46 @@ describe('fastify: a list sent in pieces', () => {
       expect(trailed.trailers['server-timing']).toBe('list');
       // Keep-alive connections go on serving after a list sent in pieces.
       for (let i = 0; i < 3; i++) expect((await rawRequest(`${server.url}/cal/events/v1/events?per_page=2&page=${i + 1}`)).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('reach an onSend hook another plugin adds to every route through onRoute, as @fastify/compress does', async () => {
+    const store = memoryStore();
+    const site = createSite({ store, cache: false, clock: manualClock('2026-11-21T16:41:37Z'), logger: silentLogger });
+    for (let day = 1; day <= 3; day++) {
+      const date = `2027-03-0${day} 20:00:00`;
+      await store.events.create(newEvent({ title: `Talk ${day}`, startDate: date, startDateUtc: date }));
+    }
+    const expected = (await site.handle({ method: 'GET', path: '/cal/events/v1/events', query: '', headers: {}, basePath: '/api' })).body;
+    const hooked: string[] = [];
+    const server = await serveWithFastify(site, {
+      configure: (app) => {
+        // Registered before the plugin, on the app's context: the plugin's routes inherit it. It appends its
+        // hook after the route's own, as @fastify/compress (global) does.
+        app.addHook('onRoute', (route) => {
+          const compress: onSendHookHandler = async (request, reply, payload) => {
+            hooked.push(request.url);
+            if (request.headers['accept-encoding'] !== 'gzip' || !(payload instanceof Readable)) return payload;
+            const chunks: Buffer[] = [];
+            for await (const chunk of payload) chunks.push(chunk as Buffer);
+            reply.header('Content-Encoding', 'gzip');
+            return gzipSync(Buffer.concat(chunks));
+          };
+          const hooks = route.onSend;
+          route.onSend = hooks === undefined ? [compress] : [...(Array.isArray(hooks) ? hooks : [hooks]), compress];
+        });
+      },
+    });
+    try {
+      const zipped = await getBytes(`${server.url}/cal/events/v1/events`, { 'Accept-Encoding': 'gzip' });
+      expect(zipped.headers['content-encoding']).toBe('gzip');
+      expect(Number(zipped.headers['content-length'])).toBe(zipped.bytes.length);
+      expect(gunzipSync(zipped.bytes).toString('utf8')).toBe(expected);
+      const plain = await getBytes(`${server.url}/cal/events/v1/events`);
+      expect(plain.bytes.toString('utf8')).toBe(expected);
+      expect(hooked).toEqual(['/api/cal/events/v1/events', '/api/cal/events/v1/events']);
     } finally {
       await server.close();
     }
