@@ -15,3 +15,22 @@ export function isPending<T>(value: Maybe<T>): value is PromiseLike<T> {
 export function andThen<T, R>(value: Maybe<T>, next: (value: T) => Maybe<R>): Maybe<R> {
   return isPending(value) ? Promise.resolve(value).then(next) : next(value);
 }
+
+/**
+ * `join` of two values, the second made after the first, at once when both are at hand. When making the second
+ * throws, a first still pending is watched before the throw goes on: left alone, its rejection would go unhandled,
+ * which ends a Node process.
+ */
+export function both<A, B, R>(first: Maybe<A>, makeSecond: () => Maybe<B>, join: (first: A, second: B) => R): Maybe<R> {
+  let second: Maybe<B>;
+  try {
+    second = makeSecond();
+  } catch (error) {
+    if (isPending(first)) Promise.resolve(first).catch(ignore);
+    throw error;
+  }
+  if (isPending(first) || isPending(second)) return Promise.all([first, second]).then((values) => join(values[0], values[1]));
+  return join(first, second);
+}
+
+function ignore(): void {}

@@ -14,7 +14,7 @@ import { archiveEnding } from '../posts/rest-url.js';
 import { createArgs, idArg, listArgs, passwordArg, slugArg, unrequired, updateBySlugArgs, EVENT_TYPE } from './args.js';
 import { EVENTS } from './kind.js';
 import { planEventList, type EventListPlan } from './list.js';
-import { andThen, isPending, type Maybe } from '../../../util/maybe.js';
+import { andThen, both, type Maybe } from '../../../util/maybe.js';
 import { loadRelations, serializeEvent, type EventRelations } from './serialize.js';
 import { createEvent, trashEvent, updateEvent } from './service.js';
 
@@ -104,9 +104,14 @@ function readableLinked(
       return readable();
     });
   };
-  const venues = gather(VENUES, FRAGMENT_KINDS.venue, (event) => event.venueIds, (ids) => store.venues.getMany(ids));
-  const organizers = gather(ORGANIZERS, FRAGMENT_KINDS.organizer, (event) => event.organizerIds, (ids) => store.organizers.getMany(ids));
-  if (isPending(venues) || isPending(organizers)) return Promise.all([venues, organizers]).then(([v, o]) => ({ venues: v, organizers: o }));
+  return both(
+    gather(VENUES, FRAGMENT_KINDS.venue, (event) => event.venueIds, (ids) => store.venues.getMany(ids)),
+    () => gather(ORGANIZERS, FRAGMENT_KINDS.organizer, (event) => event.organizerIds, (ids) => store.organizers.getMany(ids)),
+    linkedRecords,
+  );
+}
+
+function linkedRecords(venues: Map<number, VenueRecord>, organizers: Map<number, OrganizerRecord>): LinkedRecords {
   return { venues, organizers };
 }
 
