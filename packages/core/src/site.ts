@@ -295,7 +295,12 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
    * store cannot start, the answer is 503 `rest_service_unavailable`.
    */
   handle(request: SiteRequest, bodyError?: ApiError): Promise<SiteResponse> {
-    return Promise.resolve(this.answer(request, bodyError));
+    // A promise whatever happens: anything thrown while answering (an app's logger that throws, say) rejects it.
+    try {
+      return Promise.resolve(this.answer(request, bodyError));
+    } catch (error) {
+      return Promise.reject(error as Error);
+    }
   }
 
   /**
