@@ -21,6 +21,22 @@ export const consoleLogger: Logger = {
 
 export const silentLogger: Logger = { error() {}, warn() {}, info() {} };
 
+/**
+ * The app's logger with every call guarded: a logger that throws (a closed stream, a full disk) must not take an
+ * answer with it, nor turn background work that logs its own failure (redirect logs, mail, settings reloads) into
+ * an unhandled rejection, which ends a Node process. Called as the app's own methods (`this` is its logger).
+ */
+export function guardedLogger(logger: Logger): Logger {
+  const guarded = (level: keyof Logger) => (message: string, details?: Record<string, unknown>) => {
+    try {
+      logger[level](message, details);
+    } catch {
+      // Nothing more can be told.
+    }
+  };
+  return { error: guarded('error'), warn: guarded('warn'), info: guarded('info') };
+}
+
 /** What handlers and services can reach of the site. */
 export interface SiteContext {
   readonly store: SiteStore;

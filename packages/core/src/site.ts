@@ -22,7 +22,7 @@ import { builtInRoutes } from './registry/index-routes.js';
 import { Registry } from './registry/registry.js';
 import type { NamespaceDefinition } from './registry/types.js';
 import { resolveSettings, SETTING_NAMES, type SiteSettings } from './settings.js';
-import { consoleLogger, type Logger } from './site-context.js';
+import { consoleLogger, guardedLogger, type Logger } from './site-context.js';
 import type { MailTransport } from './mail/transport.js';
 import type { ChangeScope } from './store/change-scopes.js';
 import type { UserRecord } from './store/records.js';
@@ -52,6 +52,7 @@ export interface CreateSiteOptions<FrameworkRequest = unknown> {
   /** Built-in application passwords over HTTP Basic (on by default). */
   applicationPasswords?: boolean | { authorizationUrl?: string };
   clock?: Clock;
+  /** Where siterest reports failures (console by default). A logger that throws is ignored, never fatal. */
   logger?: Logger;
   /** Where the API is mounted when an adapter does not say (`/api`). */
   basePath?: string;
@@ -119,7 +120,7 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
   constructor(options: CreateSiteOptions<FrameworkRequest>) {
     this.store = options.store;
     this.registry = new Registry(options.namespaces ?? builtInNamespaces(), builtInRoutes);
-    this.logger = options.logger ?? consoleLogger;
+    this.logger = guardedLogger(options.logger ?? consoleLogger);
     this.basePath = options.basePath ?? '/api';
     this.bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
     this.authenticateHook = options.authenticate;

@@ -44,3 +44,47 @@ describe('an unexpected failure while answering', () => {
     await expect(handed).rejects.toThrow('answer failed');
   });
 });
+
+describe('a logger that throws', () => {
+  it('cannot turn background work that logs its own failure into an unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const failing = {
+        error: () => {
+          throw new Error('the log is full');
+        },
+        warn: () => {
+          throw new Error('the log is full');
+        },
+        info: () => {
+          throw new Error('the log is full');
+        },
+      };
+      const site = createSite({ store: memoryStore(), logger: failing });
+      // The redirect engine logs a store failure in a detached promise (as it logs a 404 it could not record).
+      expect(() => site.logger.warn('redirection: 404 not logged', { error: 'x' })).not.toThrow();
+      void Promise.reject(new Error('store down')).catch((error: unknown) => site.logger.warn('redirection: 404 not logged', { error: String(error) }));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
+  it('is called as the app\'s own logger, its methods with their object', () => {
+    const seen: Array<[string, unknown]> = [];
+    const logger = {
+      lines: seen,
+      error(message: string, details?: Record<string, unknown>) {
+        this.lines.push([message, details]);
+      },
+      warn() {},
+      info() {},
+    };
+    const site = createSite({ store: memoryStore(), logger });
+    site.logger.error('told', { n: 1 });
+    expect(seen).toEqual([['told', { n: 1 }]]);
+  });
+});

@@ -370,20 +370,12 @@ export function allowedMethods(route: CompiledRoute, request: ApiRequest): Maybe
 function toApiError(error: unknown, ctx: PipelineContext): ApiError {
   if (error instanceof ApiError) return error;
   if (isStoreError(error, 'unavailable')) {
-    logFailure(ctx, 'warn', 'store unavailable', { error: (error as Error).message });
+    ctx.logger.warn('store unavailable', { error: (error as Error).message });
     return coreErrors.serviceUnavailable();
   }
-  logFailure(ctx, 'error', 'unhandled error in a REST handler', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  // The site's logger never throws (guardedLogger): a failing one must not take the answer with it.
+  ctx.logger.error('unhandled error in a REST handler', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   return coreErrors.internal();
-}
-
-/** Logs a failure through the app's logger; a logger that fails in turn must not take the answer with it. */
-function logFailure(ctx: PipelineContext, level: 'error' | 'warn', message: string, details: Record<string, unknown>): void {
-  try {
-    ctx.logger[level](message, details);
-  } catch {
-    // Nothing more can be told: the client still gets WordPress's envelope.
-  }
 }
 
 const JSONP_CALLBACK = /^[\w.]+$/;
@@ -429,7 +421,7 @@ function checkedAnswer(ctx: PipelineContext, response: SiteResponse): SiteRespon
 }
 
 function fatalAnswer(ctx: PipelineContext, error: unknown): SiteResponse {
-  logFailure(ctx, 'error', 'unhandled error while answering a REST request', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  ctx.logger.error('unhandled error while answering a REST request', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   return fatalErrorResponse();
 }
 
