@@ -23,14 +23,20 @@ function getBytes(url: string, headers: Record<string, string> = {}): Promise<{ 
   });
 }
 
+/** An uncached site on the memory store with `count` events, one a day from 2027-03-01. */
+async function siteWithEvents(count: number, title: (day: number) => string) {
+  const store = memoryStore();
+  const site = createSite({ store, cache: false, clock: manualClock('2026-11-21T16:41:37Z'), logger: silentLogger });
+  for (let day = 1; day <= count; day++) {
+    const date = `2027-03-0${day} 20:00:00`;
+    await store.events.create(newEvent({ title: title(day), startDate: date, startDateUtc: date }));
+  }
+  return site;
+}
+
 describe('fastify: a list sent in pieces', () => {
   it('reaches an onSend hook of the app as an ordinary stream, and the client whole', async () => {
-    const store = memoryStore();
-    const site = createSite({ store, cache: false, clock: manualClock('2026-11-21T16:41:37Z'), logger: silentLogger });
-    for (let day = 1; day <= 5; day++) {
-      const date = `2027-03-0${day} 20:00:00`;
-      await store.events.create(newEvent({ title: `Concert ${day} — Café`, startDate: date, startDateUtc: date }));
-    }
+    const site = await siteWithEvents(5, (day) => `Concert ${day} — Café`);
     const expected = (await site.handle({ method: 'GET', path: '/cal/events/v1/events', query: '', headers: {}, basePath: '/api' })).body;
     const hooked: string[] = [];
     const server = await serveWithFastify(site, {
@@ -69,12 +75,7 @@ describe('fastify: a list sent in pieces', () => {
   });
 
   it('reach an onSend hook another plugin adds to every route through onRoute, as @fastify/compress does', async () => {
-    const store = memoryStore();
-    const site = createSite({ store, cache: false, clock: manualClock('2026-11-21T16:41:37Z'), logger: silentLogger });
-    for (let day = 1; day <= 3; day++) {
-      const date = `2027-03-0${day} 20:00:00`;
-      await store.events.create(newEvent({ title: `Talk ${day}`, startDate: date, startDateUtc: date }));
-    }
+    const site = await siteWithEvents(3, (day) => `Talk ${day}`);
     const expected = (await site.handle({ method: 'GET', path: '/cal/events/v1/events', query: '', headers: {}, basePath: '/api' })).body;
     const hooked: string[] = [];
     const server = await serveWithFastify(site, {
@@ -109,12 +110,7 @@ describe('fastify: a list sent in pieces', () => {
   });
 
   it('skip Fastify\'s stream sending when no hook of the app takes them, with the app\'s reply headers and onResponse hooks', async () => {
-    const store = memoryStore();
-    const site = createSite({ store, cache: false, clock: manualClock('2026-11-21T16:41:37Z'), logger: silentLogger });
-    for (let day = 1; day <= 3; day++) {
-      const date = `2027-03-0${day} 20:00:00`;
-      await store.events.create(newEvent({ title: `Talk ${day}`, startDate: date, startDateUtc: date }));
-    }
+    const site = await siteWithEvents(3, (day) => `Talk ${day}`);
     const expected = await site.handle({ method: 'GET', path: '/cal/events/v1/events', query: '', headers: {}, basePath: '/api' });
     const responded: Array<[string, number]> = [];
     const server = await serveWithFastify(site, {
