@@ -302,10 +302,13 @@ function severalTermsPageIds(f: Filter, terms: string, limit: string, offset: st
  * walked along the start index instead would recheck the text of every event before its tenth match (hundreds to
  * thousands for a word in 1% of events). Categories and tags together join the two terms' rows, for the page and
  * again for the total (1M events, a category of 12,000 events in the window and a tag of 1,400: two joins of
- * 4.4 ms each).
+ * 4.4 ms each). A venue or organizer filter is an array overlap whose share of the window the planner can only
+ * guess: guessing it common, it walked the start index for the page and read every event before the linked post's
+ * first (1M events, an organizer of 158 events in the window: 18–31 ms instead of about 2). Found once, the page
+ * costs about what the total's own scan of the linked post's events costs.
  */
 function findsOnce(q: EventQuery): boolean {
-  return isSearch(q) || (q.orderBy !== 'date' && TERM_LISTS.every(({ field }) => q[field] !== undefined));
+  return isSearch(q) || q.venueIds !== undefined || q.organizerIds !== undefined || (q.orderBy !== 'date' && TERM_LISTS.every(({ field }) => q[field] !== undefined));
 }
 
 /**
