@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EventQuery } from '@siterest/core';
 import { useMigratedStore } from './support/database.js';
+import { explainAnalyze, rowsRead, withStatements } from './support/plans.js';
 
 /**
  * How PostgreSQL reads a page of a large calendar filtered by a venue or an organizer. Their filters are array
@@ -13,17 +14,6 @@ const migrated = useMigratedStore('event_list_plans');
 const EVENTS = 20_000;
 /** The events of venue 1 and organizer 1: the window's last. */
 const LATE = 200;
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Rows'?: number;
-  'Actual Loops'?: number;
-  'Rows Removed by Filter'?: number;
-  Plans?: PlanNode[];
-}
-
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
 
 describe('a page of events by venue or organizer', () => {
   it('finds the linked post\'s events through their own index, however late in the window they start', async () => {
@@ -48,28 +38,13 @@ describe('a page of events by venue or organizer', () => {
       const query: EventQuery = {
         statuses: ['publish'], excludeHidden: true, startsAfter: '2027-01-01 00:00:00', endsBefore: '2030-12-31 23:59:59', orderBy: 'start', offset: 0, limit: 10, ...filter,
       };
-      const sql = store.sql;
-      const run = sql.query;
-      const seen: Array<[string, unknown[]]> = [];
-      sql.query = ((text: string, values?: unknown[], ...rest: unknown[]) => {
-        seen.push([text, values ?? []]);
-        return (run as (...args: unknown[]) => Promise<unknown>).call(sql, text, values, ...rest);
-      }) as typeof sql.query;
-      let page: Awaited<ReturnType<typeof store.events.list>>;
-      try {
-        page = await store.events.list(query);
-      } finally {
-        sql.query = run;
-      }
+      const { result: page, statements } = await withStatements(store, () => store.events.list(query));
       expect(page.total).toBe(LATE);
       expect(page.items.map((item) => item.id)).toEqual(Array.from({ length: 10 }, (_, i) => 300000 + EVENTS - LATE + 1 + i));
 
-      const [text, values] = seen.find(([statement]) => /ORDER BY/.test(statement))!;
-      const [row] = await store.sql.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, values);
-      const plan = (row!['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan;
-      const eventsRead = nodesOf(plan)
-        .filter((node) => node['Relation Name'] === 'events')
-        .reduce((sum, node) => sum + ((node['Actual Rows'] ?? 0) + (node['Rows Removed by Filter'] ?? 0)) * (node['Actual Loops'] ?? 1), 0);
+      const [text, values] = statements.find(([statement]) => /ORDER BY/.test(statement))!;
+      const plan = await explainAnalyze(store, text, values);
+      const eventsRead = rowsRead(plan, 'events');
       // The page and the total read the 200 events (and the page's records their 10): not the 19,800 before them.
       expect(eventsRead, JSON.stringify(plan)).toBeLessThan(3 * LATE);
     }

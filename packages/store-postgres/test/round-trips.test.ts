@@ -3,6 +3,7 @@ import { createSite, manualClock, silentLogger } from '@siterest/core';
 import { newEvent, newOrganizer, newVenue, taxonomies } from '@siterest/core/testing';
 import type { PostgresStore } from '../src/index.js';
 import { emptySchema, useMigratedStore } from './support/database.js';
+import { explainAnalyze, nodesOf, withStatements, type PlanNode } from './support/plans.js';
 
 /**
  * Statements a list answer takes on PostgreSQL when nothing is cached: each is a round trip, and the calendar's
@@ -16,19 +17,8 @@ const VERSION_READ = /^SELECT \(SELECT CASE WHEN is_called/;
 
 /** The statements (other than change-version reads) `store` runs while `work` does, with their values, as sent. */
 async function statementsRun(store: PostgresStore, work: () => Promise<unknown>): Promise<Array<{ text: string; values: unknown[] }>> {
-  const sql = store.sql;
-  const query = sql.query;
-  const seen: Array<{ text: string; values: unknown[] }> = [];
-  sql.query = ((text: string, values?: unknown[], ...rest: unknown[]) => {
-    if (!VERSION_READ.test(text)) seen.push({ text, values: values ?? [] });
-    return (query as (...args: unknown[]) => Promise<unknown>).call(sql, text, values, ...rest);
-  }) as typeof sql.query;
-  try {
-    await work();
-  } finally {
-    sql.query = query;
-  }
-  return seen;
+  const { statements } = await withStatements(store, work);
+  return statements.filter(([text]) => !VERSION_READ.test(text)).map(([text, values]) => ({ text, values }));
 }
 
 /** The statements' texts, whitespace folded (see statementsRun). */
@@ -36,18 +26,12 @@ async function statementsOf(store: PostgresStore, work: () => Promise<unknown>):
   return (await statementsRun(store, work)).map(({ text }) => text.replace(/\s+/g, ' '));
 }
 
-type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
-
-/** A plan node and every node below it. */
-const nodesOf = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-
 /** A scan of term rows that finds events (not the lookup by event of each record's own terms). */
 const readsTermRows = (node: PlanNode) => node['Relation Name'] === 'term_relationships' && node['Index Name'] !== 'term_relationships_pkey';
 
 /** The plan `statement` runs with (EXPLAIN ANALYZE), and all its nodes. */
 async function planOf(store: PostgresStore, statement: { text: string; values: unknown[] }): Promise<{ plan: PlanNode; nodes: PlanNode[] }> {
-  const [row] = await store.sql.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement.text}`, statement.values);
-  const plan = (row!['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan;
+  const plan = await explainAnalyze(store, statement.text, statement.values);
   return { plan, nodes: nodesOf(plan) };
 }
 
@@ -99,7 +83,7 @@ describe('round trips of uncached calendar lists', () => {
       expect(seen).toHaveLength(1);
       const { plan, nodes } = await planOf(store, seen[0]!);
       // Rows of posts read and thrown away by a filter, over the whole plan (the page and its count).
-      const discarded = nodes.reduce((sum, node) => sum + (node['Relation Name'] === 'posts' ? Number(node['Rows Removed by Filter'] ?? 0) : 0), 0);
+      const discarded = nodes.reduce((sum, node) => sum + (node['Relation Name'] === 'posts' ? (node['Rows Removed by Filter'] ?? 0) : 0), 0);
       expect(discarded, JSON.stringify(plan)).toBeLessThan(100);
     }
   });
