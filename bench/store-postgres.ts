@@ -80,6 +80,9 @@ async function benchCases(store: PostgresStore, now: Date, facts: SeedFacts, sam
     { name: 'venue', query: `venue=${pick(facts.venueIds, 0.5)}` },
     { name: 'organizer', query: `organizer=${pick(facts.organizerIds, 0.5)}` },
     { name: 'featured', query: 'featured=true' },
+    // TEC Pro's map view: events at venues with coordinates, and those within 25 km of a point with no venue near.
+    { name: 'geoloc', query: 'geoloc=true' },
+    { name: 'geoloc near a point', query: 'geoloc=true&geoloc_lat=45&geoloc_lng=5' },
     { name: 'search "saxophone"', query: 'search=saxophone' },
     { name: 'search "jazz night"', query: 'search=jazz%20night' },
     // A word of the seed's vocabulary of 40, found in about one event in ten: a search whose exact total counts thousands.
