@@ -66,13 +66,17 @@ export function matchesSearch(terms: readonly SearchTerm[], texts: readonly stri
   return terms.every((term) => lowered.some((text) => text.includes(term.text)) !== term.exclude);
 }
 
-/** Great-circle distance in kilometres (venue `geoloc` filters). */
+/**
+ * Great-circle distance in kilometres (venue `geoloc` filters), by the haversine. Its `a` lies in [0, 1], but
+ * rounding can take it just past either end (at a point's antipode it reads 1.0000000000000002): held within them,
+ * or the square root of a negative would be NaN here and an error in PostgreSQL (the store's own formula).
+ */
 export function distanceKm(lat1: number, lng1: number, lat2: number, lng2: number): number {
   const rad = Math.PI / 180;
   const dLat = (lat2 - lat1) * rad;
   const dLng = (lng2 - lng1) * rad;
   const a = Math.sin(dLat / 2) ** 2 + Math.cos(lat1 * rad) * Math.cos(lat2 * rad) * Math.sin(dLng / 2) ** 2;
-  return 6371 * 2 * Math.atan2(Math.sqrt(a), Math.sqrt(1 - a));
+  return 6371 * 2 * Math.asin(Math.sqrt(Math.min(1, Math.max(0, a))));
 }
 
 /** Statuses `'any'` stands for: everything but trash and auto-draft. */

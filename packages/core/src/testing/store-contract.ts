@@ -340,6 +340,14 @@ export function storeContractSuite(name: string, factory: StoreFactory): void {
           expect(await list({ geo: { near: { lat: 51.51, lng: -0.13, radiusKm: 5 } } })).toEqual([e.jazz!.id, e.art!.id]);
           expect(await list({ geo: { near: { lat: 48.85, lng: 2.35, radiusKm: 5 } } })).toEqual([]);
         });
+
+        it('measures the way to a venue at the point\'s antipode, where rounding takes the haversine past 1', async () => {
+          const far = await store.venues.create(newVenue({ title: 'Far', geoLat: 88.39, geoLng: 1 }));
+          const there = await store.events.create(newEvent({ title: 'Far side', startDateUtc: '2027-04-01 10:00:00', endDateUtc: '2027-04-01 11:00:00', venueIds: [far.id] }));
+          // Half the earth's circumference (20,015 km) is within 20,100 km, and nowhere near 25.
+          expect(await list({ geo: { near: { lat: -88.39, lng: -179, radiusKm: 20_100 } } })).toEqual([e.jazz!.id, e.art!.id, there.id]);
+          expect(await list({ geo: { near: { lat: -88.39, lng: -179, radiusKm: 25 } } })).toEqual([]);
+        });
       });
     });
 

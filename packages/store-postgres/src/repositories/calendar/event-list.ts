@@ -167,7 +167,9 @@ function geoCondition(db: Db, params: Params, near?: { lat: number; lng: number;
   const lat = params.add(near.lat, 'double precision');
   const lng = params.add(near.lng, 'double precision');
   const a = `power(sin(radians(v.geo_lat - ${lat}) / 2), 2) + cos(radians(${lat})) * cos(radians(v.geo_lat)) * power(sin(radians(v.geo_lng - ${lng}) / 2), 2)`;
-  const distance = `6371 * 2 * atan2(sqrt(${a}), sqrt(1 - (${a}))) <= ${params.add(near.radiusKm, 'double precision')}`;
+  // Held within [0, 1] as distanceKm holds it: at a venue's antipode rounding gives 1.0000000000000002, whose
+  // complement's square root was an error (a 500 for any caller naming that point).
+  const distance = `6371 * 2 * asin(sqrt(LEAST(1, GREATEST(0, ${a})))) <= ${params.add(near.radiusKm, 'double precision')}`;
   return `e.venue_ids && ARRAY(SELECT v.post_id FROM ${db.t.venues} v WHERE ${located} AND ${distance})`;
 }
 
