@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createSite, isStoreError, silentLogger, ZERO_DATE, type EventQuery } from '@siterest/core';
-import { newEvent } from '@siterest/core/testing';
+import { newEvent, newVenue } from '@siterest/core/testing';
 import type { PostgresStore } from '../src/index.js';
 import { eventListSql } from '../src/repositories/calendar/event-list.js';
 import { tablesIn } from '../src/tables.js';
@@ -22,15 +22,23 @@ let other: PostgresStore;
 beforeAll(() => void ({ db, store, other } = shared));
 
 
-const KEY = `status, hide_from_listings AS hidden, start_day::text AS start_day, end_day::text AS end_day`;
+const KEY = `status, hide_from_listings AS hidden, start_day::text AS start_day, end_day::text AS end_day, located`;
 
-/** The counts table without its emptied rows, and the same grouping counted from `events`, in one order. */
+/** Whether one of an event's venues has coordinates, from the venues themselves (what `events.located` keeps). */
+const HAS_LOCATED_VENUE = `EXISTS (SELECT 1 FROM ${s}.venues v WHERE v.post_id = ANY(e.venue_ids) AND v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL)`;
+
+/**
+ * The counts table without its emptied rows, and the same grouping counted from `events`, in one order; and the
+ * events whose located flag (migration 65) is not what their venues say.
+ */
 async function countsAndRecount() {
-  const counts = await db.admin(`SELECT ${KEY}, n::int AS n FROM ${s}.event_day_counts WHERE n <> 0 ORDER BY 1, 2, 3, 4`);
+  const counts = await db.admin(`SELECT ${KEY}, n::int AS n FROM ${s}.event_day_counts WHERE n <> 0 ORDER BY 1, 2, 3, 4, 5`);
   const recount = await db.admin(
-    `SELECT ${KEY}, n::int AS n FROM (SELECT status, hide_from_listings, start_utc::date AS start_day, end_utc::date AS end_day, count(*) AS n
-       FROM ${s}.events GROUP BY 1, 2, 3, 4) r ORDER BY 1, 2, 3, 4`,
+    `SELECT ${KEY}, n::int AS n FROM (SELECT status, hide_from_listings, start_utc::date AS start_day, end_utc::date AS end_day, located, count(*) AS n
+       FROM ${s}.events GROUP BY 1, 2, 3, 4, 5) r ORDER BY 1, 2, 3, 4, 5`,
   );
+  const misplaced = await db.admin(`SELECT e.post_id::int AS id FROM ${s}.events e WHERE e.located IS DISTINCT FROM ${HAS_LOCATED_VENUE}`);
+  expect(misplaced).toEqual([]);
   return { counts, recount };
 }
 
@@ -125,6 +133,70 @@ describe('event_day_counts', () => {
     expect(stored[0]!.n).toBe(created);
   });
 
+  it('keeps each event\'s located flag and its counts through venue inserts, coordinate changes, deletes and truncation', async () => {
+    const placed = await store.venues.create(newVenue({ title: 'Placed', geoLat: 51.5, geoLng: -0.12 }));
+    const bare = await store.venues.create(newVenue({ title: 'Bare' }));
+    const at0 = await store.events.create(newEvent({ startDateUtc: at(60), endDateUtc: at(120), venueIds: [placed.id] }));
+    const at1 = await other.events.create(newEvent({ startDateUtc: at(DAY), endDateUtc: at(DAY + 60), venueIds: [bare.id, placed.id] }));
+    const at2 = await store.events.create(newEvent({ startDateUtc: at(DAY), endDateUtc: at(DAY + 60), venueIds: [bare.id] }));
+    // A venue id with no venue yet, as an import may write it.
+    const ahead = await store.events.create(newEvent({ startDateUtc: at(2 * DAY), endDateUtc: at(2 * DAY + 60), venueIds: [placed.id + 1000] }));
+    const flags = async () => Object.fromEntries((await db.admin(`SELECT post_id::int AS id, located FROM ${s}.events ORDER BY 1`)).map((row) => [row.id, row.located]));
+    expect(await flags()).toEqual({ [at0.id]: true, [at1.id]: true, [at2.id]: false, [ahead.id]: false });
+    let { counts, recount } = await countsAndRecount();
+    expect(counts).toEqual(recount);
+
+    // By hand, as another tool would: a flag written directly is recomputed; the venues' own writes move their events.
+    await db.admin(`UPDATE ${s}.events SET located = true`);
+    await db.admin(`UPDATE ${s}.venues SET geo_lat = NULL WHERE post_id = $1`, [placed.id]);
+    await db.admin(`UPDATE ${s}.venues SET geo_lat = 1, geo_lng = 2 WHERE post_id = $1`, [bare.id]);
+    expect(await flags()).toEqual({ [at0.id]: false, [at1.id]: true, [at2.id]: true, [ahead.id]: false });
+    await db.admin(
+      `INSERT INTO ${s}.posts (id, type, status, title, slug, post_date, post_date_gmt, post_modified, post_modified_gmt) VALUES ($1, 'tribe_venue', 'publish', 'Ahead', 'ahead', $2, $2, $2, $2)`,
+      [placed.id + 1000, '2027-01-01 00:00:00'],
+    );
+    await db.admin(`INSERT INTO ${s}.venues (post_id, geo_lat, geo_lng) VALUES ($1, 3, 4)`, [placed.id + 1000]);
+    expect((await flags())[ahead.id]).toBe(true);
+    ({ counts, recount } = await countsAndRecount());
+    expect(counts).toEqual(recount);
+
+    await db.admin(`DELETE FROM ${s}.posts WHERE id = $1`, [bare.id]);
+    expect(await flags()).toEqual({ [at0.id]: false, [at1.id]: false, [at2.id]: false, [ahead.id]: true });
+    await store.events.update(at0.id, { venueIds: [placed.id + 1000] });
+    expect((await flags())[at0.id]).toBe(true);
+    await db.admin(`TRUNCATE ${s}.venues`);
+    expect(Object.values(await flags())).toEqual([false, false, false, false]);
+    ({ counts, recount } = await countsAndRecount());
+    expect(counts).toEqual(recount);
+  });
+
+  it('keeps the located flags and counts right under concurrent venue and event writes on two instances', async () => {
+    const instances = [store, other];
+    const venues: number[] = [];
+    for (let i = 0; i < 4; i++) venues.push((await store.venues.create(newVenue({ title: `Venue ${i}`, ...(i % 2 ? {} : { geoLat: i, geoLng: i }) }))).id);
+    const events: number[] = [];
+    for (let i = 0; i < 12; i++) events.push((await instances[i % 2]!.events.create(newEvent({ startDateUtc: at(i * 90), endDateUtc: at(i * 90 + 60), venueIds: [venues[i % 4]!] }))).id);
+    // Four venues only, so venue writers keep meeting the writers of their events.
+    const work = Array.from({ length: 120 }, (_, i) => {
+      const instance = instances[i % 2]!;
+      const venue = venues[i % 4]!;
+      switch (i % 4) {
+        case 0:
+          return instance.venues.update(venue, i % 8 ? { geoLat: null } : { geoLat: i, geoLng: i });
+        case 1:
+          return instance.events.update(events[i % events.length]!, { venueIds: i % 3 ? [venue] : [venue, venues[(i + 1) % 4]!] });
+        case 2:
+          return instance.events.create(newEvent({ startDateUtc: at(i * 30), endDateUtc: at(i * 30 + 60), venueIds: [venue] }));
+        default:
+          return instance.venues.update(venue, { geoLat: i % 3 ? i : null, geoLng: i });
+      }
+    });
+    const outcomes = await Promise.allSettled(work);
+    expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([]);
+    const { counts, recount } = await countsAndRecount();
+    expect(counts).toEqual(recount);
+  });
+
   it('pages an end-bounded window through an event that ends before it starts', async () => {
     const early = await store.events.create(newEvent({ startDateUtc: at(DAY + 60), endDateUtc: at(DAY + 120) }));
     const reversed = await store.events.create(newEvent({ startDateUtc: at(5 * DAY), endDateUtc: at(60) }));
@@ -188,6 +260,7 @@ describe('event_day_counts', () => {
       duration: fc.oneof(fc.integer({ min: 0, max: 3 * DAY }), fc.integer({ min: -3 * DAY, max: 0 })),
       status: fc.constantFrom(...STATUSES),
       hidden: fc.boolean(),
+      venues: fc.constantFrom('none', 'placed', 'bare', 'both'),
     });
     /** A bound: any minute, a day's first or last second (the API's whole-day windows), or none. */
     const bound = fc.option(
@@ -208,28 +281,33 @@ describe('event_day_counts', () => {
       endsBefore: bound,
       offset: fc.oneof(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 30 })),
       limit: fc.integer({ min: 1, max: 10 }),
+      located: fc.boolean(),
     });
     await fc.assert(
       fc.asyncProperty(fc.array(event, { maxLength: 40 }), fc.array(query, { minLength: 1, maxLength: 12 }), async (events, queries) => {
         await db.admin(`DELETE FROM ${s}.posts`);
+        const placed = (await store.venues.create(newVenue({ title: 'Placed', geoLat: 1, geoLng: 2 }))).id;
+        const bare = (await store.venues.create(newVenue({ title: 'Bare' }))).id;
+        const venuesOf = { none: [], placed: [placed], bare: [bare], both: [bare, placed] };
         for (const e of events) {
           const start = e.start === null ? ZERO_DATE : at(e.start);
           const end = e.start === null ? ZERO_DATE : at(e.start + e.duration);
-          await store.events.create(newEvent({ startDateUtc: start, endDateUtc: end, status: e.status, hideFromListings: e.hidden }));
+          await store.events.create(newEvent({ startDateUtc: start, endDateUtc: end, status: e.status, hideFromListings: e.hidden, venueIds: venuesOf[e.venues] }));
         }
-        for (const { readable, ...rest } of queries) {
-          const q: EventQuery = { ...rest, orderBy: 'start', ...(readable ? { visibility: { statuses: readable } } : {}) };
+        for (const { readable, located, ...rest } of queries) {
+          const q: EventQuery = { ...rest, orderBy: 'start', ...(readable ? { visibility: { statuses: readable } } : {}), ...(located ? { geo: {} } : {}) };
           expect(eventListSql({ sql: store.sql, t: tablesIn(schema) }, q).count).toContain('event_day_counts');
           const { total, items } = await store.events.list(q);
           const [plain] = await db.admin(
             `SELECT count(*)::int AS n, COALESCE((SELECT array_agg(id ORDER BY k, id) FROM (SELECT post_id::int AS id, start_utc AS k FROM matching ORDER BY k, id LIMIT $9 OFFSET $8) page), '{}') AS ids
-               FROM matching`.replace(/matching/g, `(SELECT * FROM ${s}.events
+               FROM matching`.replace(/matching/g, `(SELECT * FROM ${s}.events e
               WHERE CASE WHEN $1::text[] IS NULL THEN status NOT IN ('trash', 'auto-draft') ELSE status = ANY($1::text[]) END
                 AND ($2::text[] IS NULL OR status = ANY($2::text[]))
                 AND NOT ($3::boolean AND hide_from_listings)
                 AND ($4::timestamp IS NULL OR start_utc >= $4) AND ($5::timestamp IS NULL OR start_utc <= $5)
-                AND ($6::timestamp IS NULL OR end_utc >= $6) AND ($7::timestamp IS NULL OR end_utc <= $7)) m`),
-            [q.statuses === 'any' ? null : q.statuses, readable ?? null, q.excludeHidden, q.startsAfter ?? null, q.startsBefore ?? null, q.endsAfter ?? null, q.endsBefore ?? null, q.offset, q.limit],
+                AND ($6::timestamp IS NULL OR end_utc >= $6) AND ($7::timestamp IS NULL OR end_utc <= $7)
+                AND (NOT $10::boolean OR ${HAS_LOCATED_VENUE})) m`),
+            [q.statuses === 'any' ? null : q.statuses, readable ?? null, q.excludeHidden, q.startsAfter ?? null, q.startsBefore ?? null, q.endsAfter ?? null, q.endsBefore ?? null, q.offset, q.limit, located],
           );
           // The page too: a start-ordered page bounded by the end is read as two scans (pageIds in event-list.ts).
           expect({ query: q, total, ids: items.map((item) => item.id) }).toEqual({ query: q, total: plain!.n, ids: plain!.ids });

@@ -348,6 +348,32 @@ export function storeContractSuite(name: string, factory: StoreFactory): void {
           expect(await list({ geo: { near: { lat: -88.39, lng: -179, radiusKm: 20_100 } } })).toEqual([e.jazz!.id, e.art!.id, there.id]);
           expect(await list({ geo: { near: { lat: -88.39, lng: -179, radiusKm: 25 } } })).toEqual([]);
         });
+
+        it('follows venues gaining and losing coordinates, and events changing venues, in page and total', async () => {
+          const [hall, park] = venueIds as [number, number];
+          // A window with plain bounds: the total a store may keep by day (with its bound days counted apart).
+          const located = async () => {
+            const page = await store.events.list(eventQuery({ geo: {}, startsAfter: '2027-01-15 19:00:00', startsBefore: '2027-12-31 00:00:00' }));
+            return { ids: ids(page.items), total: page.total };
+          };
+          expect(await located()).toEqual({ ids: [e.jazz!.id, e.art!.id], total: 2 });
+          await store.venues.update(park, { geoLat: 40.7, geoLng: -74 });
+          expect(await located()).toEqual({ ids: [e.jazz!.id, e.park!.id, e.art!.id], total: 3 });
+          // One coordinate is not a place.
+          await store.venues.update(hall, { geoLng: null });
+          expect(await located()).toEqual({ ids: [e.park!.id], total: 1 });
+          await store.events.update(e.same!.id, { venueIds: [hall, park] });
+          await store.events.update(e.park!.id, { venueIds: [] });
+          expect(await located()).toEqual({ ids: [e.same!.id], total: 1 });
+          await store.venues.update(hall, { geoLng: -0.12 });
+          await store.venues.update(park, { geoLat: null, geoLng: null });
+          expect(await located()).toEqual({ ids: [e.jazz!.id, e.art!.id, e.same!.id], total: 3 });
+          // A new event at a venue without coordinates, which then gains them.
+          const later = await store.events.create(newEvent({ title: 'Later', startDateUtc: '2027-04-01 10:00:00', endDateUtc: '2027-04-01 11:00:00', venueIds: [park] }));
+          expect((await located()).ids).not.toContain(later.id);
+          await store.venues.update(park, { geoLat: 1, geoLng: 2 });
+          expect(await located()).toEqual({ ids: [e.jazz!.id, e.art!.id, e.same!.id, later.id], total: 4 });
+        });
       });
     });
 
