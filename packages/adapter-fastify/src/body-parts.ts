@@ -55,8 +55,13 @@ function writeParts(destination: ServerResponse, parts: readonly BodyPart[]): vo
   if (!destination.headersSent && !destination.hasHeader('content-length') && !destination.hasHeader('transfer-encoding')) {
     destination.setHeader('content-length', bodyLength(parts));
   }
+  writeCorked(destination, parts);
+}
+
+/** The pieces written and the response ended, corked: they leave in one system call. */
+function writeCorked(destination: ServerResponse, parts: readonly BodyPart[]): void {
   destination.cork();
-  for (const part of parts) destination.write(part);
+  for (let i = 0; i < parts.length; i++) destination.write(parts[i]!);
   destination.end();
 }
 
@@ -86,30 +91,21 @@ function isWritePiecesDirectly(hook: unknown): boolean {
 }
 
 /**
- * Whether a reply's answer in pieces can be written by the plugin at once, skipping Fastify's sending: no hook of
- * the app would see it (the route's only onSend hook is the plugin's own, {@link writePiecesDirectly}), no trailer
- * is to follow it, and the response is a whole HTTP/1 one whose head is not written yet. Fastify's sending of a
- * stream parses the Content-Type, makes a stream object and runs the hook; the headers were also set one by one on
- * the response beforehand, which keeps a second map of them (together about 3 µs of server CPU per list under load,
- * 2–5 in turns with the previous adapter).
+ * Writes an answer in pieces into the response at once when no hook of the app would see it (the route's only onSend
+ * hook is the plugin's own, {@link writePiecesDirectly}) and the plugin may write the response itself
+ * ({@link heldHeaders}); false, having done nothing, otherwise. Fastify's sending of a stream parses the Content-Type,
+ * makes a stream object and runs the hook, and the headers were set one by one on the response beforehand, which
+ * keeps a second map of them: together about 3 µs of server CPU per list under load (2–5 in turns with the previous
+ * adapter). Here the head is written in one call, the headers as a flat list, the app's reply headers winning over
+ * siterest's of the same name as when Fastify sends them; then the pieces, corked, the reply hijacked. onResponse
+ * hooks still run when the response finishes.
  */
-export function writesAtOnce(reply: FastifyReply): boolean {
-  const raw = reply.raw;
-  if (!(raw instanceof ServerResponse) || raw.headersSent) return false;
+export function writeAtOnce(reply: FastifyReply, response: SiteResponse, parts: readonly BodyPart[]): boolean {
   const hooks = onSendHooks(reply);
   if (!hooks || hooks.length !== 1 || !isWritePiecesDirectly(hooks[0])) return false;
-  const held = pending(reply);
-  return held !== null && held.trailers === null && typeof held.headers === 'object' && held.headers !== null;
-}
-
-/**
- * Writes an answer in pieces into the response at once, the reply hijacked (see {@link writesAtOnce}): its head in
- * one call with the headers as a flat list, then the pieces corked. The app's reply headers win over siterest's of
- * the same name, as when Fastify sends them; onResponse hooks still run when the response finishes.
- */
-export function writeAtOnce(reply: FastifyReply, response: SiteResponse, parts: readonly BodyPart[]): void {
+  const held = heldHeaders(reply);
+  if (!held) return false;
   const raw = reply.raw;
-  const held = pending(reply)!.headers as Record<string, string | number | readonly string[]>;
   const head: Array<string | number | readonly string[]> = [];
   let sized = Object.hasOwn(held, 'content-length') || Object.hasOwn(held, 'transfer-encoding') || raw.hasHeader('content-length') || raw.hasHeader('transfer-encoding');
   forEachHeader(response, (name, value) => {
@@ -124,9 +120,22 @@ export function writeAtOnce(reply: FastifyReply, response: SiteResponse, parts: 
   // whose error handling then answers.
   raw.writeHead(response.status, head as unknown as OutgoingHttpHeader[]);
   reply.hijack();
-  raw.cork();
-  for (let i = 0; i < parts.length; i++) raw.write(parts[i]!);
-  raw.end();
+  writeCorked(raw, parts);
+  return true;
+}
+
+type HeldHeaders = Record<string, string | number | readonly string[]>;
+
+/**
+ * The headers the app set with `reply.header`, when the plugin may write the reply's response itself: a whole
+ * HTTP/1 response whose head is not written yet, with no trailer to follow; else null.
+ */
+function heldHeaders(reply: FastifyReply): HeldHeaders | null {
+  const raw = reply.raw;
+  if (!(raw instanceof ServerResponse) || raw.headersSent) return null;
+  const held = pending(reply);
+  if (held === null || held.trailers !== null || typeof held.headers !== 'object' || held.headers === null) return null;
+  return held.headers as HeldHeaders;
 }
 
 /**
@@ -161,14 +170,13 @@ function pending(reply: FastifyReply): { trailers: unknown; headers: unknown } |
  * to Fastify unchanged.
  */
 export function writePiecesDirectly(_request: unknown, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void): void {
-  const raw = reply.raw;
-  const held = payload instanceof BodyParts && payload.untouched && raw instanceof ServerResponse && !raw.headersSent ? pending(reply) : null;
-  if (!held || held.trailers !== null || typeof held.headers !== 'object' || held.headers === null) {
+  const held = payload instanceof BodyParts && payload.untouched ? heldHeaders(reply) : null;
+  if (!held) {
     done(null, payload);
     return;
   }
-  const headers = held.headers as Record<string, string | number | readonly string[]>;
-  for (const name in headers) raw.setHeader(name, headers[name]!);
+  const raw = reply.raw;
+  for (const name in held) raw.setHeader(name, held[name]!);
   reply.hijack();
   (payload as BodyParts).writeInto(raw);
 }

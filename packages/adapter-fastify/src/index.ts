@@ -1,7 +1,7 @@
 import { METHODS } from 'node:http';
 import type { FastifyError, FastifyPluginAsync, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { fatalErrorResponse, forEachHeader, toSiteRequest, type Site, type SiteResponse } from '@siterest/core';
-import { BodyParts, writeAtOnce, writePiecesDirectly, writesAtOnce } from './body-parts.js';
+import { BodyParts, writeAtOnce, writePiecesDirectly } from './body-parts.js';
 
 export interface SiterestFastifyOptions {
   /** The site; its authenticate hook gets Fastify's `request` (`createSite<FastifyRequest>({ … })`). */
@@ -86,10 +86,7 @@ async function serve(site: Site<FastifyRequest>, prefix: string, request: Fastif
 
 function send(reply: FastifyReply, response: SiteResponse): FastifyReply {
   const parts = response.bodyParts;
-  if (parts && writesAtOnce(reply)) {
-    writeAtOnce(reply, response, parts);
-    return reply;
-  }
+  if (parts && writeAtOnce(reply, response, parts)) return reply;
   // Set on the Node response so names keep WordPress's casing; Fastify's own hooks still run. A HEAD answer's
   // Content-Length (GET's) goes through Fastify, which would otherwise count the empty body.
   forEachHeader(response, (name, value) => {
