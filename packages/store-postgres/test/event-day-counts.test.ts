@@ -197,6 +197,62 @@ describe('event_day_counts', () => {
     expect(counts).toEqual(recount);
   });
 
+  it('locks a venue without coordinates while an event names it, so coordinates given meanwhile reach the event', async () => {
+    const venue = await store.venues.create(newVenue({ title: 'Bare until now' }));
+    const event = await store.events.create(newEvent({ startDateUtc: at(60), endDateUtc: at(120) }));
+    let commit!: () => void;
+    const committing = new Promise<void>((resolve) => (commit = resolve));
+    let named!: () => void;
+    const venueNamed = new Promise<void>((resolve) => (named = resolve));
+    // The event names the venue and holds its transaction open while another instance gives the venue coordinates.
+    const naming = store.sql.transaction(async (tx) => {
+      await tx.query(`UPDATE ${s}.events SET venue_ids = $1::bigint[] WHERE post_id = $2`, [[venue.id], event.id]);
+      named();
+      await committing;
+    });
+    await venueNamed;
+    const placing = other.venues.update(venue.id, { geoLat: 48.85, geoLng: 2.35 });
+    // Time for the coordinates to commit first, were the venue not locked.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    commit();
+    await Promise.all([naming, placing]);
+    const [row] = await db.admin(`SELECT located FROM ${s}.events WHERE post_id = $1`, [event.id]);
+    expect(row!.located).toBe(true);
+    const { counts, recount } = await countsAndRecount();
+    expect(counts).toEqual(recount);
+  });
+
+  it('keeps the located flags and counts exact under 1,000 concurrent venue and event writes on two instances (100 on PGlite)', async () => {
+    const instances = [store, other];
+    const total = db.kind === 'postgres' ? 1000 : 100;
+    const venues: number[] = [];
+    for (let i = 0; i < 3; i++) venues.push((await store.venues.create(newVenue({ title: `Hub ${i}`, geoLat: i, geoLng: i }))).id);
+    // Three venues and two days: every writer meets the others on the same venue rows and counter rows.
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: total }, async (_, i) => {
+        const instance = instances[i % 2]!;
+        const venue = venues[i % 3]!;
+        if (i % 4 === 0) return instance.venues.update(venue, i % 8 ? { geoLat: null } : { geoLat: i, geoLng: i });
+        const minutes = i % (2 * DAY);
+        const event = await instance.events.create(newEvent({ startDateUtc: at(minutes), endDateUtc: at(minutes + 30), venueIds: [venue] }));
+        if (i % 3 === 0) await instance.events.update(event.id, { venueIds: [venues[(i + 1) % 3]!] });
+        return event;
+      }),
+    );
+    // The only refusal allowed is the pool's, when a connection cannot be had in time.
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    expect(refused.filter((o) => !isStoreError(o.reason, 'unavailable'))).toEqual([]);
+    expect(refused.length).toBeLessThan(total / 2);
+    let { counts, recount } = await countsAndRecount();
+    expect(counts).toEqual(recount);
+    // Then one venue's coordinates move every event there at once.
+    await store.venues.update(venues[0]!, { geoLat: 5, geoLng: 5 });
+    ({ counts, recount } = await countsAndRecount());
+    expect(counts).toEqual(recount);
+    const located = await db.admin(`SELECT count(*)::int AS n FROM ${s}.events WHERE located`);
+    expect(located[0]!.n).toBeGreaterThan(total / 10);
+  });
+
   it('pages an end-bounded window through an event that ends before it starts', async () => {
     const early = await store.events.create(newEvent({ startDateUtc: at(DAY + 60), endDateUtc: at(DAY + 120) }));
     const reversed = await store.events.create(newEvent({ startDateUtc: at(5 * DAY), endDateUtc: at(60) }));

@@ -14,7 +14,8 @@ const HAS_COORDINATES = (v: string) => `(${v}.geo_lat IS NOT NULL AND ${v}.geo_l
  * - It reads the venues FOR SHARE, in id order: a change of a venue's coordinates running beside the event's write
  *   is either committed first (and read: a locked row is read in its newest version) or waits for the event's
  *   commit (and then its own trigger, below, finds the event). Without the lock, an event written beside such a
- *   change kept the flag of the coordinates before it.
+ *   change kept the flag of the coordinates before it. (As first written here, the lock missed venues without
+ *   coordinates: migration 66 locks them all, then reads them.)
  * - Statement triggers on `venues` (with transition tables, like those of migrations 12 and 14) update the events
  *   of every venue that gained or lost its coordinates, was inserted with them or was deleted with them; TRUNCATE
  *   of `venues` clears every flag. The events' rows are locked in id order first, as any multi-row writer of
