@@ -235,7 +235,8 @@ describe('event_day_counts', () => {
         if (i % 4 === 0) return instance.venues.update(venue, i % 8 ? { geoLat: null } : { geoLat: i, geoLng: i });
         const minutes = i % (2 * DAY);
         const event = await instance.events.create(newEvent({ startDateUtc: at(minutes), endDateUtc: at(minutes + 30), venueIds: [venue] }));
-        if (i % 3 === 0) await instance.events.update(event.id, { venueIds: [venues[(i + 1) % 3]!] });
+        // Moved on by a fifth of the writers: every venue keeps events of its own.
+        if (i % 5 === 0) await instance.events.update(event.id, { venueIds: [venues[(i + 1) % 3]!] });
         return event;
       }),
     );
@@ -245,7 +246,7 @@ describe('event_day_counts', () => {
     expect(refused.length).toBeLessThan(total / 2);
     let { counts, recount } = await countsAndRecount();
     expect(counts).toEqual(recount);
-    // Then one venue's coordinates move every event there at once.
+    // Then one venue's coordinates move every event there at once (some 200 of them, whatever the writes left).
     await store.venues.update(venues[0]!, { geoLat: 5, geoLng: 5 });
     ({ counts, recount } = await countsAndRecount());
     expect(counts).toEqual(recount);
