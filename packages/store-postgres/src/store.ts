@@ -20,7 +20,7 @@ import { applyFirstIds, type FirstIds } from './first-ids.js';
 import { LATEST_VERSION, migrateSchema, pendingMigrations, schemaVersion, type MigrateOptions, type MigrationResult } from './migrate.js';
 import { Notifications, type Unsubscribe } from './notifications.js';
 import { applicationPasswordRepository } from './repositories/site/application-passwords.js';
-import type { Db } from './repositories/db.js';
+import { CONFLICT_ATTEMPTS, conflictBackoff, type Db } from './repositories/db.js';
 import { eventRepository } from './repositories/calendar/events.js';
 import { linkedRepository } from './repositories/calendar/linked-posts.js';
 import { optionRepository } from './repositories/site/options.js';
@@ -36,17 +36,7 @@ import { oembedCacheRepository } from './repositories/oembed/cache.js';
 import { redirectionRepositories } from './repositories/redirection/index.js';
 import type { SqlClient } from './sql/client.js';
 import { isRetryableConflict, isUniqueViolation } from './sql/errors.js';
-import { sleep } from './sql/limits.js';
 import type { Tables } from './tables.js';
-
-/**
- * How often `store.transaction` runs its work before giving up on a conflict it can resolve by running again: a
- * deadlock, a serialization failure, or a unique value (a slug) another transaction took first.
- */
-const TRANSACTION_ATTEMPTS = 8;
-
-/** A short random pause before running the work again, so that the transactions that collided do not collide again. */
-const backoff = (attempt: number) => sleep(Math.random() * Math.min(200, 10 * 2 ** attempt));
 
 /** The write methods of the repositories: after each committed one, the change version advances. */
 const WRITE_METHODS = ['create', 'update', 'delete', 'set', 'add', 'recordUse'] as const;
@@ -152,8 +142,8 @@ export class PostgresStore implements SiteStore {
           committed = true;
           return result;
         } catch (error) {
-          if (attempt >= TRANSACTION_ATTEMPTS || !(isRetryableConflict(error) || isUniqueViolation(error))) throw error;
-          await backoff(attempt);
+          if (attempt >= CONFLICT_ATTEMPTS || !(isRetryableConflict(error) || isUniqueViolation(error))) throw error;
+          await conflictBackoff(attempt);
         }
       }
     } finally {

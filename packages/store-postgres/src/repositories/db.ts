@@ -1,5 +1,6 @@
 import type { SqlClient } from '../sql/client.js';
 import { isRetryableConflict } from '../sql/errors.js';
+import { sleep } from '../sql/limits.js';
 import type { Tables } from '../tables.js';
 
 /** What every repository function works with: a client (maybe bound to a transaction) and the table names. */
@@ -8,12 +9,23 @@ export interface Db {
   readonly t: Tables;
 }
 
-const ATTEMPTS = 3;
+/**
+ * How often a transaction runs before giving up on a conflict it can resolve by running again (a deadlock, a
+ * serialization failure; for `store.transaction` also a unique value another transaction took first).
+ */
+export const CONFLICT_ATTEMPTS = 8;
+
+/**
+ * A short random pause before running a transaction again, so that the transactions that collided do not collide
+ * again at once: retried without one, three writers of events at the same few venues (migration 65's triggers lock
+ * venues and events in opposite orders) could deadlock three times running among 1,000 concurrent writes.
+ */
+export const conflictBackoff = (attempt: number): Promise<void> => sleep(Math.random() * Math.min(200, 10 * 2 ** attempt));
 
 /**
  * Runs a write made of several statements atomically. Inside a caller's transaction it simply joins it;
- * on its own it is a transaction of its own, retried when PostgreSQL picked it as a deadlock victim
- * (the work is only SQL, so running it again is safe).
+ * on its own it is a transaction of its own, run again after a pause when PostgreSQL picked it as a deadlock
+ * victim (the work is only SQL, so running it again is safe).
  */
 export async function atomically<T>(db: Db, work: (db: Db) => Promise<T>): Promise<T> {
   if (db.sql.inTransaction) return work(db);
@@ -21,7 +33,8 @@ export async function atomically<T>(db: Db, work: (db: Db) => Promise<T>): Promi
     try {
       return await db.sql.transaction((sql) => work({ sql, t: db.t }));
     } catch (error) {
-      if (attempt >= ATTEMPTS || !isRetryableConflict(error)) throw error;
+      if (attempt >= CONFLICT_ATTEMPTS || !isRetryableConflict(error)) throw error;
+      await conflictBackoff(attempt);
     }
   }
 }
