@@ -4,17 +4,16 @@ import { basicAuth, rawRequest, type RunningServer } from '@siterest/core/testin
 import { memoryStore } from '@siterest/store-memory';
 import { postgresStore, type PostgresStore } from '@siterest/store-postgres';
 import { serveWithExpress } from '../packages/adapter-express/test/serve.js';
-import { dropSchema, openTestDatabase, uniqueSchema, type TestDatabase } from '../packages/store-postgres/test/support/database.js';
+import { dropSchema, openTestDatabase, patientConnection, uniqueSchema, type TestDatabase } from '../packages/store-postgres/test/support/database.js';
 
 /**
  * Many requests at once, over real HTTP, against one instance and against two instances sharing one store (one
  * PostgreSQL schema): counts, unique slugs and names, duplicate avoidance and deletes end exactly as they do
  * when the same requests come one after another, as WordPress's model has them.
  *
- * The stores get generous limits: these tests are about integrity, and a loaded test machine must not turn a
- * slow request into a 503.
+ * The stores get generous limits (patientConnection): these tests are about integrity, and a loaded test machine
+ * must not turn a slow request into a 503.
  */
-const PATIENT = { statementTimeout: 60_000, connectionTimeout: 120_000, transactionTimeout: 120_000 };
 /** Opening PGlite alone can take most of a minute on a busy machine. */
 const SLOW = 180_000;
 
@@ -45,7 +44,7 @@ function setups(): Setup[] {
         schema = uniqueSchema('race');
         stores = [];
         for (let i = 0; i < instances; i++) {
-          const store = postgresStore({ ...db.connection(`siterest-race-${i}`), schema, ...PATIENT });
+          const store = postgresStore({ ...patientConnection(db, `siterest-race-${i}`), schema });
           if (i === 0) await store.migrate();
           else await store.init();
           stores.push(store);

@@ -1,11 +1,11 @@
 import fc from 'fast-check';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { createSite, isStoreError, silentLogger, ZERO_DATE, type EventQuery } from '@siterest/core';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { createSite, silentLogger, ZERO_DATE, type EventQuery } from '@siterest/core';
 import { newEvent, newVenue } from '@siterest/core/testing';
-import type { PostgresStore } from '../src/index.js';
+import { postgresStore, type PostgresStore } from '../src/index.js';
 import { eventListSql } from '../src/repositories/calendar/event-list.js';
 import { tablesIn } from '../src/tables.js';
-import { useSharedSchema, type TestDatabase } from './support/database.js';
+import { patientConnection, useSharedSchema, type TestDatabase } from './support/database.js';
 
 /**
  * event_day_counts (migration 012) against the events themselves: the table equals a recount after any writes,
@@ -40,6 +40,16 @@ async function countsAndRecount() {
   const misplaced = await db.admin(`SELECT e.post_id::int AS id FROM ${s}.events e WHERE e.located IS DISTINCT FROM ${HAS_LOCATED_VENUE}`);
   expect(misplaced).toEqual([]);
   return { counts, recount };
+}
+
+/**
+ * Two instances on the test's schema, closed after the test, for a thousand concurrent writers: they queue for 20
+ * connections, which on a loaded machine takes longer than a pool's usual 5 s wait (patientConnection).
+ */
+function patientInstances(): PostgresStore[] {
+  const instances = ['a', 'b'].map((name) => postgresStore({ ...patientConnection(db, `siterest-test-patient-${name}`), schema }));
+  onTestFinished(() => Promise.all(instances.map((instance) => instance.close())).then(() => undefined));
+  return instances;
 }
 
 const STATUSES = ['publish', 'draft', 'private', 'trash'] as const;
@@ -111,7 +121,7 @@ describe('event_day_counts', () => {
   });
 
   it('counts 1,000 concurrent creates and moves on two instances exactly (100 on PGlite)', async () => {
-    const instances = [store, other];
+    const instances = patientInstances();
     const total = db.kind === 'postgres' ? 1000 : 100;
     let created = 0;
     // Two days only: every writer meets the others on the same few counter rows.
@@ -123,10 +133,8 @@ describe('event_day_counts', () => {
         if (i % 3 === 0) await instance.events.update(event.id, { startDateUtc: at((i * 7) % (2 * DAY)), endDateUtc: at(((i * 7) % (2 * DAY)) + 90) });
       }),
     );
-    // The only refusal allowed is the pool's, when a connection cannot be had in time; nothing is lost or counted twice.
-    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
-    expect(refused.filter((o) => !isStoreError(o.reason, 'unavailable'))).toEqual([]);
-    expect(refused.length).toBeLessThan(total / 2);
+    // Nothing is refused, lost or counted twice.
+    expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([]);
     const { counts, recount } = await countsAndRecount();
     expect(counts).toEqual(recount);
     const stored = await db.admin(`SELECT count(*)::int AS n FROM ${s}.events`);
@@ -223,7 +231,7 @@ describe('event_day_counts', () => {
   });
 
   it('keeps the located flags and counts exact under 1,000 concurrent venue and event writes on two instances (100 on PGlite)', async () => {
-    const instances = [store, other];
+    const instances = patientInstances();
     const total = db.kind === 'postgres' ? 1000 : 100;
     const venues: number[] = [];
     for (let i = 0; i < 3; i++) venues.push((await store.venues.create(newVenue({ title: `Hub ${i}`, geoLat: i, geoLng: i }))).id);
@@ -240,10 +248,7 @@ describe('event_day_counts', () => {
         return event;
       }),
     );
-    // The only refusal allowed is the pool's, when a connection cannot be had in time.
-    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
-    expect(refused.filter((o) => !isStoreError(o.reason, 'unavailable'))).toEqual([]);
-    expect(refused.length).toBeLessThan(total / 2);
+    expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([]);
     let { counts, recount } = await countsAndRecount();
     expect(counts).toEqual(recount);
     // Then one venue's coordinates move every event there at once (some 200 of them, whatever the writes left).

@@ -10,8 +10,11 @@ export type Connection = Pick<PostgresStoreOptions, 'pool' | 'pglite'>;
 
 export interface TestDatabase {
   readonly kind: 'postgres' | 'pglite';
-  /** What a store is given: a pool of its own, or the shared PGlite. */
-  connection(applicationName?: string): Connection;
+  /**
+   * What a store is given: a pool of its own, or the shared PGlite. `connectionTimeout` is the pool's longest wait
+   * for a connection (5 s, the store's default); the store is given the same, since it keeps its own deadline.
+   */
+  connection(applicationName?: string, connectionTimeout?: number): Connection & { connectionTimeout: number };
   /** Statements outside any store (cleanup, pg_terminate_backend). */
   admin(text: string, params?: unknown[]): Promise<Array<Record<string, unknown>>>;
   close(): Promise<void>;
@@ -24,7 +27,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     const pglite = await openPGlite();
     return {
       kind: 'pglite',
-      connection: () => ({ pglite }),
+      connection: (_applicationName, connectionTimeout = 5_000) => ({ pglite, connectionTimeout }),
       admin: async (text, params) => (await pglite.query<Record<string, unknown>>(text, params)).rows,
       close: () => pglite.close(),
     };
@@ -33,10 +36,10 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   const pools: pg.Pool[] = [];
   return {
     kind: 'postgres',
-    connection: (applicationName = 'siterest-test') => {
-      const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 10, connectionTimeoutMillis: 5_000, application_name: applicationName });
+    connection: (applicationName = 'siterest-test', connectionTimeout = 5_000) => {
+      const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 10, connectionTimeoutMillis: connectionTimeout, application_name: applicationName });
       pools.push(pool);
-      return { pool };
+      return { pool, connectionTimeout };
     },
     admin: async (text, params) => (await admin.query(text, params)).rows,
     close: async () => {
@@ -44,6 +47,15 @@ export async function openTestDatabase(): Promise<TestDatabase> {
       await admin.end();
     },
   };
+}
+
+/**
+ * A connection with generous limits, for tests about integrity under many concurrent writes: a loaded test machine
+ * must not turn a slow turn at the pool, a lock wait or a long transaction into a refusal. The pool's own wait is
+ * lifted too, since a pool given to a store keeps its own deadline.
+ */
+export function patientConnection(db: TestDatabase, applicationName?: string) {
+  return { ...db.connection(applicationName, 120_000), statementTimeout: 60_000, transactionTimeout: 120_000 };
 }
 
 export async function dropSchema(db: TestDatabase, schema: string): Promise<void> {
