@@ -48,6 +48,20 @@ const shop = defineNamespace({
     { path: '/down', endpoints: [{ methods: READABLE, handler: () => { throw new StoreError('unavailable', 'connection refused'); } }] },
     { path: '/teapot', endpoints: [{ methods: READABLE, handler: () => { throw new ApiError('teapot', 'I am a teapot.', 418, { brew: 'tea' }); } }] },
     { path: '/nothing', endpoints: [{ methods: READABLE, handler: () => null }] },
+    {
+      // rest_send_allow_header's rules: each method in its first place, the last verdict given for it standing;
+      // a permission that throws or rejects denies; verdicts that wait are waited for in order.
+      path: '/allow',
+      endpoints: [
+        { methods: ['GET'], handler: () => 'ok' },
+        { methods: ['DELETE', 'PUT'], permission: async () => true, handler: () => null },
+        { methods: ['POST'], permission: () => { throw new Error('denied by a throw'); }, handler: () => null },
+        { methods: ['PUT'], permission: () => false, handler: () => null },
+        { methods: ['PATCH', 'POST'], permission: (request) => Promise.resolve(request.get('patch') === 'yes'), handler: () => null },
+        { methods: ['OPTIONS'], permission: () => Promise.reject(new Error('denied by a rejection')), handler: () => null },
+        { methods: ['HEAD', 'DELETE'], permission: (request) => request.get('head') === 'yes', handler: () => null },
+      ],
+    },
   ],
 });
 
@@ -70,7 +84,7 @@ describe("an app's own namespace", () => {
     expect(ok.status).toBe(200);
     expect(ok.json).toEqual({ id: 7, size: 'm', qty: 3, tags: [1, 2, 5] });
     const index = await get('/shop/v1');
-    expect(Object.keys(index.json.routes)).toEqual(['/shop/v1', '/shop/v1/items/(?P<id>\\d+)', '/shop/v1/boom', '/shop/v1/down', '/shop/v1/teapot', '/shop/v1/nothing']);
+    expect(Object.keys(index.json.routes)).toEqual(['/shop/v1', '/shop/v1/items/(?P<id>\\d+)', '/shop/v1/boom', '/shop/v1/down', '/shop/v1/teapot', '/shop/v1/nothing', '/shop/v1/allow']);
     expect(index.json.routes['/shop/v1/items/(?P<id>\\d+)'].endpoints[0].args.size).toEqual({ description: 'Size', type: 'string', enum: ['s', 'm', 'l'], default: 'm', required: false });
     expect(index.json.routes['/shop/v1/items/(?P<id>\\d+)'].endpoints[0].args.email).toEqual({ description: 'Where to send the receipt', required: false });
     const root = await get('/');
@@ -109,6 +123,15 @@ describe("an app's own namespace", () => {
     expect(answer.status).toBe(503);
     expect(answer.json.code).toBe('rest_service_unavailable');
     expect(answer.header('Retry-After')).toBe('5');
+  });
+
+  it('lists in Allow the methods whose permission passes, in their first place, the last verdict for each standing', async () => {
+    expect((await get('/shop/v1/allow')).header('Allow')).toBe('GET');
+    expect((await get('/shop/v1/allow?patch=yes')).header('Allow')).toBe('GET, POST, PATCH');
+    expect((await get('/shop/v1/allow?head=yes')).header('Allow')).toBe('GET, DELETE, HEAD');
+    expect((await get('/shop/v1/allow?patch=yes&head=yes')).header('Allow')).toBe('GET, DELETE, POST, PATCH, HEAD');
+    // Asked again, the same lists (they are kept per route and verdicts).
+    expect((await get('/shop/v1/allow?patch=yes')).header('Allow')).toBe('GET, POST, PATCH');
   });
 
   it('renders ApiErrors with their own status and data, and null results as an empty body', async () => {

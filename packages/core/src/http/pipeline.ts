@@ -8,6 +8,7 @@ import { sanitizeValue, validateValue } from '../args/schema-rules.js';
 import { identifyCaller, type AuthContext, type Caller } from '../auth/authenticate.js';
 import { endpointDefaults, type CompiledRoute, type RouteMatch } from '../registry/registry.js';
 import { isStoreError } from '../store/store-error.js';
+import { allowedMethods, allowHeader } from './allow.js';
 import { ApiError } from './api-error.js';
 import { ApiRequest } from './api-request.js';
 import { ApiResponse } from './api-response.js';
@@ -110,7 +111,7 @@ function readBodyParams(input: SiteRequest, method: string): BodyParams {
 interface DispatchState {
   route: CompiledRoute | null;
   /** The methods the route allows this caller (the Allow header), when a kept answer brought them along. */
-  allow?: string[];
+  allow?: readonly string[];
   /**
    * For an answer from the request-level cache: the clock's second of its key, and the scopes and change version
    * it belongs to (null when the store has none) — what the answer as sent may be kept with (see sent-answers.ts).
@@ -126,7 +127,7 @@ interface DispatchState {
 class RequestAnswer extends ApiResponse {
   constructor(
     response: ApiResponse,
-    readonly allow: string[],
+    readonly allow: readonly string[],
   ) {
     super(response.data, response.status, response.headers);
   }
@@ -316,55 +317,6 @@ function runEndpoint(ctx: PipelineContext, request: ApiRequest, match: RouteMatc
 /** A handler's result as an answer: its data with status 200 unless it is one. */
 function answerOf(result: unknown): Maybe<ApiResponse> {
   return andThen(result, (data) => (data instanceof ApiResponse ? data : new ApiResponse(data)));
-}
-
-/** WordPress rest_send_allow_header: the methods whose permission callback passes for this request. */
-export function allowedMethods(route: CompiledRoute, request: ApiRequest): Maybe<string[]> {
-  // Each method in its first place, with the last verdict given for it (two lists: a Map, its entries and two
-  // passes over them were garbage every request made).
-  const methods: string[] = [];
-  const verdicts: boolean[] = [];
-  const endpoints = route.endpoints;
-  const record = (index: number, verdict: boolean): void => {
-    for (const method of endpoints[index]!.methods) {
-      const at = methods.indexOf(method);
-      if (at === -1) {
-        methods.push(method);
-        verdicts.push(verdict);
-      } else verdicts[at] = verdict;
-    }
-  };
-  const from = (first: number): Maybe<string[]> => {
-    for (let index = first; index < endpoints.length; index++) {
-      const permission = endpoints[index]!.permission;
-      let verdict: Maybe<boolean | ApiError> = true;
-      if (permission) {
-        try {
-          verdict = permission(request);
-        } catch {
-          verdict = false;
-        }
-      }
-      if (isPending(verdict)) return after(verdict, index);
-      record(index, verdict === true);
-    }
-    const allowed: string[] = [];
-    for (let i = 0; i < methods.length; i++) if (verdicts[i]) allowed.push(methods[i]!);
-    return allowed;
-  };
-  // Outside the loop: a closure in it over `index` would make a context per turn (see validateFrom).
-  const after = (verdict: PromiseLike<boolean | ApiError>, index: number): Promise<string[]> =>
-    Promise.resolve(verdict).then(
-      (settled) => {
-        record(index, settled === true);
-        return from(index + 1);
-      },
-      () => {
-        record(index, false);
-        return from(index + 1);
-      },
-    );
-  return from(0);
 }
 
 function toApiError(error: unknown, ctx: PipelineContext): ApiError {
@@ -581,7 +533,7 @@ function sentAnswer(run: RequestRun, response: ApiResponse, allow: readonly stri
   const isError = (response as ApiResponse & { isError?: boolean }).isError === true;
 
   let headers = [...response.headers];
-  if (allow?.length) headers.push(['Allow', allow.join(', ')]);
+  if (allow?.length) headers.push(['Allow', allowHeader(allow)]);
   let data = response.data;
   let status = response.status;
   const fields = request?.get('_fields') ?? query._fields;

@@ -1,5 +1,5 @@
 import type { ApiRequest } from '../../http/api-request.js';
-import { allowedMethods } from '../../http/pipeline.js';
+import { allowedMethods } from '../../http/allow.js';
 import { intval } from '../../http/php.js';
 import type { EventRecord, OrganizerRecord, PostRecord, VenueRecord } from '../../store/records.js';
 import { stripAllTags, trimWords } from '../calendar/format/excerpt.js';

@@ -1,5 +1,5 @@
 import type { ApiRequest } from '../../http/api-request.js';
-import { allowedMethods } from '../../http/pipeline.js';
+import { allowedMethods } from '../../http/allow.js';
 import type { MediaLibrary } from '../../media/library.js';
 import { folderOf } from '../../media/metadata.js';
 import type { AttachmentRecord } from '../../store/media-records.js';

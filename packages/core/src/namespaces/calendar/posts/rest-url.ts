@@ -55,18 +55,37 @@ export function addQueryArgs(url: string, args: Array<[string, QueryValue]>, opt
   return query ? `${base}?${query}` : base;
 }
 
+/** `query` with `key=value` appended, as add_query_arg writes it; unchanged for a value add_query_arg drops. */
+function appended(query: string, key: string, value: QueryValue): string {
+  const rendered = render(value);
+  return rendered === null ? query : `${query}${query ? '&' : ''}${key}=${rendered}`;
+}
+
+/** A bare base URL with the query built by `appended`: add_query_arg's preg_replace('#=(&|$)#', '$1') applied. */
+function withBuiltQuery(base: string, query: string): string {
+  // Where there is anything for it to do.
+  if (query.includes('=&') || query.endsWith('=')) query = query.replace(/=(&|$)/g, '$1');
+  return query ? `${base}?${query}` : base;
+}
+
 /** The first add_query_arg on a bare base URL: nothing to re-encode yet. */
 export function withQuery(base: string, args: Array<[string, QueryValue]>): string {
   if (base.includes('?')) return addQueryArgs(base, args, { reencode: false });
   // Nothing to merge with: the pairs in order, as build() writes them (the keys given are distinct).
   let query = '';
-  for (let i = 0; i < args.length; i++) {
-    const rendered = render(args[i]![1]);
-    if (rendered !== null) query += `${query ? '&' : ''}${args[i]![0]}=${rendered}`;
-  }
-  // add_query_arg's preg_replace('#=(&|$)#', '$1'), where there is anything for it to do.
-  if (query.includes('=&') || query.endsWith('=')) query = query.replace(/=(&|$)/g, '$1');
-  return query ? `${base}?${query}` : base;
+  for (let i = 0; i < args.length; i++) query = appended(query, args[i]![0], args[i]![1]);
+  return withBuiltQuery(base, query);
+}
+
+/**
+ * withQuery with the keys and the values apart: a list names the same keys on every request, kept in one constant,
+ * and its values come in one array instead of a pair each.
+ */
+export function withQueryValues(base: string, keys: readonly string[], values: readonly QueryValue[]): string {
+  if (base.includes('?')) return withQuery(base, keys.map((key, i): [string, QueryValue] => [key, values[i]]));
+  let query = '';
+  for (let i = 0; i < keys.length; i++) query = appended(query, keys[i]!, values[i]);
+  return withBuiltQuery(base, query);
 }
 
 /**

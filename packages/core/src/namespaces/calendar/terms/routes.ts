@@ -3,7 +3,7 @@ import type { ApiError } from '../../../http/api-error.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond } from '../../../http/api-response.js';
 import { coreErrors } from '../../../http/errors.js';
-import { allowedMethods } from '../../../http/pipeline.js';
+import { allowedMethods } from '../../../http/allow.js';
 import { intval, isEmpty, parseIdList } from '../../../http/php.js';
 import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type RouteDefinition } from '../../../registry/types.js';
 import type { TermRecord } from '../../../store/records.js';

@@ -59,7 +59,7 @@ export function serializeEmbeddedTerm(term: TermRecord, apiRoot: string): Record
  * The `_links` WordPress's terms controller adds to single-term answers. They name WordPress's own `wp/v2`
  * routes, as upstream does (see docs/compatibility.md); `allow` is computed from our matching item route.
  */
-export function termLinks(term: TermRecord, apiRoot: string, allow: string[]): Record<string, unknown> {
+export function termLinks(term: TermRecord, apiRoot: string, allow: readonly string[]): Record<string, unknown> {
   const tax = taxonomyConfig(term.taxonomy);
   const base = `${apiRoot}wp/v2/${tax.wpRestBase}`;
   const links: Record<string, unknown> = {
