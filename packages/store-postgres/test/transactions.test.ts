@@ -2,7 +2,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isStoreError, type SiteStore } from '@siterest/core';
 import { newEvent, newOrganizer, newVenue, taxonomies } from '@siterest/core/testing';
 import { postgresStore, type PostgresStore } from '../src/index.js';
-import { dropSchema, emptySchema, openTestDatabase, uniqueSchema, type TestDatabase } from './support/database.js';
+import { atomically, CONFLICT_ATTEMPTS } from '../src/repositories/db.js';
+import { isRetryableConflict } from '../src/sql/errors.js';
+import { tablesIn } from '../src/tables.js';
+import { DATABASE_URL, dropSchema, emptySchema, openTestDatabase, uniqueSchema, type TestDatabase } from './support/database.js';
 
 let db: TestDatabase;
 let store: PostgresStore;
@@ -79,6 +82,46 @@ describe('multi-record writes', () => {
       }),
     ).rejects.toThrow('inner failed');
     expect(await footprint()).toEqual(before);
+  });
+
+  it('answers a conflict still there after every attempt with "unavailable" (a 503), not the driver\'s error (a 500)', async () => {
+    let attempts = 0;
+    const outcome = await atomically({ sql: store.sql, t: tablesIn(schema) }, async (tx) => {
+      attempts++;
+      await tx.sql.query('SELECT 1');
+      throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    }).catch((error: unknown) => error);
+    expect(attempts).toBe(CONFLICT_ATTEMPTS);
+    expect(isStoreError(outcome, 'unavailable')).toBe(true);
+    expect(isRetryableConflict(outcome)).toBe(true);
+  });
+
+  it.skipIf(!DATABASE_URL)('turns a deadlock into "unavailable" and gives the connection back whole (PostgreSQL server; PGlite runs one transaction at a time)', async () => {
+    const [a, b] = await Promise.all([store.venues.create(newVenue({ title: 'A' })), store.venues.create(newVenue({ title: 'B' }))]);
+    const table = `"${schema}".venues`;
+    let bothLocked!: () => void;
+    const locked = new Promise<void>((resolve) => (bothLocked = resolve));
+    let count = 0;
+    const sessions: number[] = [];
+    // Each locks its own row, then waits for the other's: PostgreSQL picks one of them as the victim.
+    const crossing = (first: number, second: number) =>
+      store.sql.transaction(async (tx) => {
+        sessions.push(Number((await tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid'))[0]!.pid));
+        await tx.query(`UPDATE ${table} SET city = 'first' WHERE post_id = $1`, [first]);
+        if (++count === 2) bothLocked();
+        await locked;
+        await tx.query(`UPDATE ${table} SET city = 'second' WHERE post_id = $1`, [second]);
+      });
+    const outcomes = await Promise.allSettled([crossing(a.id, b.id), crossing(b.id, a.id)]);
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected').map((o) => o.reason as unknown);
+    expect(refused).toHaveLength(1);
+    expect(isStoreError(refused[0], 'unavailable')).toBe(true);
+    expect(isRetryableConflict(refused[0])).toBe(true);
+    // Rolled back, not destroyed: both sessions are still there (a destroyed connection ends its session), and the store goes on.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const alive = await db.admin('SELECT pid FROM pg_stat_activity WHERE pid = ANY($1::int[])', [sessions]);
+    expect(alive).toHaveLength(2);
+    expect((await store.venues.get(a.id))?.title).toBe('A');
   });
 
   it('keeps term counts exact under concurrent writers (atomic increments)', async () => {

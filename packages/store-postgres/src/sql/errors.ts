@@ -1,8 +1,9 @@
 import { StoreError } from '@siterest/core';
 
 /**
- * Turns driver failures into the store's vocabulary: the site answers `unavailable` with a 503 and
- * `conflict` with a clear message; anything else is a bug and stays as it is.
+ * Turns driver failures into the store's vocabulary: the site answers `unavailable` with a 503 (a connection or
+ * server in trouble, or a deadlock or serialization failure) and `conflict` with a clear message; anything else is
+ * a bug and stays as it is.
  */
 
 /**
@@ -49,10 +50,15 @@ export function isConnectionError(error: unknown): boolean {
   return UNAVAILABLE_MESSAGES.some((re) => re.test(error.message));
 }
 
-/** A deadlock victim or serialization failure: running the same work again is expected to succeed. */
+const RETRYABLE_STATES = new Set(['40P01', '40001']);
+
+/**
+ * A deadlock victim or serialization failure (the driver's error, or the store's made of it by toStoreError):
+ * running the same work again is expected to succeed.
+ */
 export function isRetryableConflict(error: unknown): boolean {
-  const code = codeOf(error);
-  return code === '40P01' || code === '40001';
+  if (RETRYABLE_STATES.has(codeOf(error))) return true;
+  return error instanceof StoreError && error.kind === 'unavailable' && RETRYABLE_STATES.has(codeOf(error.cause));
 }
 
 /**
@@ -70,6 +76,11 @@ export function toStoreError(error: unknown): unknown {
     return new StoreError('unavailable', `The database is unavailable: ${(error as Error).message || codeOf(error)}`, { cause: error });
   }
   const code = codeOf(error);
+  // Lost to concurrent writes, and still lost when the work was run again (or it was not run in a transaction the
+  // store may run again): a moment's trouble of the database, answered 503 with Retry-After, not a 500.
+  if (RETRYABLE_STATES.has(code)) {
+    return new StoreError('unavailable', `The database could not settle this change among concurrent ones: ${(error as Error).message}`, { cause: error });
+  }
   if (code.startsWith('23')) {
     return new StoreError('conflict', `The change conflicts with existing data: ${(error as Error).message}`, { cause: error });
   }

@@ -2,7 +2,7 @@ import type { Pool, PoolClient, QueryResult } from 'pg';
 import { isStoreError, StoreError } from '@siterest/core';
 import { createHash } from 'node:crypto';
 import type { Listening, QueryOptions, Row, SqlClient } from './client.js';
-import { isConnectionError, toStoreError } from './errors.js';
+import { isConnectionError, isRetryableConflict, toStoreError } from './errors.js';
 import { checkTimeout, CLIENT_GRACE_MS, sleep, withDeadline, type Timeouts, type TransactionOptions } from './limits.js';
 import { PgListener } from './pg-listener.js';
 import { bindable } from './params.js';
@@ -86,7 +86,8 @@ export class PgSqlClient implements SqlClient {
       }
       return result;
     } catch (error) {
-      if (!broken && (isStoreError(error, 'unavailable') || isConnectionError(error))) broken = error as Error;
+      // A deadlock or serialization failure leaves the connection fine: rolled back, it goes back to the pool.
+      if (!broken && !isRetryableConflict(error) && (isStoreError(error, 'unavailable') || isConnectionError(error))) broken = error as Error;
       if (!broken && !committing) {
         await this.run(client, 'ROLLBACK', [], statement).catch((rollbackError: Error) => {
           broken = rollbackError;
