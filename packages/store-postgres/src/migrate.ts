@@ -25,10 +25,12 @@ export interface MigrateOptions {
 /**
  * Applies pending migrations in one transaction: all of them or none. Safe to run from many processes at once.
  * Without statement or transaction limits: an index build on a big table, or waiting for another instance that
- * is migrating, may take minutes.
+ * is migrating, may take minutes. Then vacuums and analyses the tables the applied migrations rewrote (their
+ * `vacuums`), outside the transaction, as VACUUM must run.
  */
-export function migrateSchema(sql: SqlClient, tables: Tables, options: MigrateOptions = {}): Promise<MigrationResult> {
-  return sql.transaction(async (tx) => {
+export async function migrateSchema(sql: SqlClient, tables: Tables, options: MigrateOptions = {}): Promise<MigrationResult> {
+  const vacuums = new Set<string>();
+  const result = await sql.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK]);
     const exists = await tx.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [tables.schema]);
     if (exists.length === 0) await tx.query(`CREATE SCHEMA ${quoteIdent(tables.schema)}`);
@@ -51,10 +53,14 @@ export function migrateSchema(sql: SqlClient, tables: Tables, options: MigrateOp
       for (const statement of migration.statements) await tx.query(statement);
       await tx.query(`INSERT INTO ${tables.migrations} (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
       applied.push(`${String(migration.version).padStart(3, '0')}_${migration.name}`);
+      for (const table of migration.vacuums ?? []) vacuums.add(table);
     }
     const version = Math.max(0, ...done, ...MIGRATIONS.filter((m) => !done.has(m.version)).map((m) => m.version));
     return { version, applied };
   }, { statementTimeout: 0, timeout: 0 });
+  // Names written in the migrations, never input; sorted so that every instance vacuums in the same order.
+  for (const table of [...vacuums].sort()) await sql.maintain(`VACUUM (ANALYZE) ${quoteIdent(tables.schema)}.${quoteIdent(table)}`);
+  return result;
 }
 
 /** The tables, indexes and sequences a migration creates. */

@@ -37,6 +37,35 @@ describe('migrations', () => {
     await store.close();
   });
 
+  it('vacuums and analyses the tables a migration rewrote, once it has committed', async () => {
+    const store = postgresStore({ ...db.connection(), schema: freshSchema() });
+    await store.migrate();
+    for (let i = 0; i < 40; i++) await store.events.create(newEvent({ title: `Event ${i}` }));
+    // Every row rewritten, as a backfill leaves them: until a vacuum no page of events is all-visible, and every
+    // index-only scan of it reads the table too.
+    await db.admin(`UPDATE "${store.schema}".events SET located = located`);
+    const visible = async () =>
+      (await db.admin(`SELECT relpages::int AS pages, relallvisible::int AS visible FROM pg_class WHERE oid = '"${store.schema}".events'::regclass`))[0]!;
+    expect((await visible()).visible).toBe(0);
+    // Migration 66 once more, as an upgrade from 65 applies it: it rewrites events' wrong located flags.
+    await db.admin(`DELETE FROM "${store.schema}".siterest_migrations WHERE version = 66`);
+    expect(await store.migrate()).toEqual({ version: LATEST_VERSION, applied: ['066_event_located_lock'] });
+    const after = await visible();
+    expect(after.pages).toBeGreaterThan(0);
+    expect(after.visible).toBe(after.pages);
+    await store.close();
+  });
+
+  it.skipIf(!DATABASE_URL)('lifts the statement limit for a maintenance statement alone (needs a PostgreSQL server: set DATABASE_URL)', async () => {
+    // One connection, so the statements after the VACUUM run where it ran.
+    const store = postgresStore({ connectionString: DATABASE_URL, schema: freshSchema(), statementTimeout: 1234, poolConfig: { max: 1 } });
+    await store.migrate();
+    await store.sql.maintain(`VACUUM (ANALYZE) "${store.schema}".events`);
+    expect(await store.sql.query('SHOW statement_timeout')).toEqual([{ statement_timeout: '1234ms' }]);
+    await expect(store.sql.transaction((tx) => tx.maintain('VACUUM'))).rejects.toThrow(/cannot run inside a transaction/);
+    await store.close();
+  });
+
   it('lets two instances migrate the same schema at the same moment (advisory lock)', async () => {
     const schema = freshSchema();
     const a = postgresStore({ ...db.connection(), schema });

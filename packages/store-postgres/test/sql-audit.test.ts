@@ -34,6 +34,11 @@ class RecordingClient implements SqlClient {
     return this.inner.transaction((tx) => work(new RecordingClient(tx, this.log)), options);
   }
 
+  maintain(text: string): Promise<void> {
+    this.log.push({ text, params: [] });
+    return this.inner.maintain(text);
+  }
+
   listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void) {
     return this.inner.listen(channel, onMessage, onReconnect);
   }

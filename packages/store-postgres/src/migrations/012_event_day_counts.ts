@@ -26,6 +26,7 @@ export const eventDayCounts: Migration = {
   version: 12,
   name: 'event_day_counts',
   extensions: [],
+  vacuums: ['event_day_counts'],
   statements: [
     `LOCK TABLE events IN SHARE ROW EXCLUSIVE MODE`,
     `CREATE TABLE event_day_counts (

@@ -10,6 +10,7 @@ export const termListEnd: Migration = {
   version: 13,
   name: 'term_list_end',
   extensions: [],
+  vacuums: ['term_relationships'],
   statements: [
     `ALTER TABLE term_relationships ADD COLUMN end_utc timestamp`,
     `UPDATE term_relationships r SET end_utc = e.end_utc FROM events e WHERE e.post_id = r.object_id`,

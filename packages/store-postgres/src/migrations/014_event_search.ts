@@ -40,6 +40,7 @@ export const eventSearch: Migration = {
   version: 14,
   name: 'event_search',
   extensions: ['pg_trgm'],
+  vacuums: ['event_search'],
   statements: [
     `LOCK TABLE posts, events IN SHARE ROW EXCLUSIVE MODE`,
     `CREATE TABLE event_search (

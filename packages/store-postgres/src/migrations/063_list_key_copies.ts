@@ -33,6 +33,7 @@ export const listKeyCopies: Migration = {
   version: 63,
   name: 'list_key_copies',
   extensions: [],
+  vacuums: ['events', 'term_relationships'],
   statements: [
     `LOCK TABLE posts, events, term_relationships IN SHARE ROW EXCLUSIVE MODE`,
     `UPDATE events e SET status = p.status FROM posts p WHERE p.id = e.post_id AND e.status IS DISTINCT FROM p.status`,

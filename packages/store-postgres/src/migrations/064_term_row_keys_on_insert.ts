@@ -26,6 +26,7 @@ export const termRowKeysOnInsert: Migration = {
   version: 64,
   name: 'term_row_keys_on_insert',
   extensions: [],
+  vacuums: ['term_relationships'],
   statements: [
     `LOCK TABLE posts, events, term_relationships IN SHARE ROW EXCLUSIVE MODE`,
     `UPDATE term_relationships r

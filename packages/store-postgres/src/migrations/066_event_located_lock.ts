@@ -14,6 +14,7 @@ export const eventLocatedLock: Migration = {
   version: 66,
   name: 'event_located_lock',
   extensions: [],
+  vacuums: ['events'],
   statements: [
     `LOCK TABLE events, venues IN SHARE ROW EXCLUSIVE MODE`,
     `CREATE OR REPLACE FUNCTION event_located() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$

@@ -18,6 +18,11 @@ export interface SqlClient {
    * transaction (and `options` are ignored).
    */
   transaction<T>(work: (client: SqlClient) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * A maintenance statement that cannot run in a transaction (VACUUM), on a connection of its own, without a
+   * statement limit: it may take minutes on a big table. Refused on a client bound to a transaction.
+   */
+  maintain(text: string): Promise<void>;
   /** Whether this client is bound to an open transaction. */
   readonly inTransaction: boolean;
   /**

@@ -101,6 +101,23 @@ export class PgSqlClient implements SqlClient {
     }
   }
 
+  async maintain(text: string): Promise<void> {
+    const client = await this.acquire();
+    let broken: Error | undefined;
+    try {
+      // The session's limit is lifted for this statement alone, then set back as the store keeps it.
+      await this.run(client, `SELECT set_config('statement_timeout', '0', false)`, [], this.timeouts.statement);
+      await this.run(client, text, [], 0);
+      await this.run(client, `SELECT set_config('statement_timeout', $1, false)`, [`${this.timeouts.statement}ms`], this.timeouts.statement);
+    } catch (error) {
+      // Its limit may be the lifted one: never handed to another request.
+      broken = error as Error;
+      throw toStoreError(error);
+    } finally {
+      release(client, broken);
+    }
+  }
+
   listen(channel: string, onMessage: (payload: string) => void, onReconnect?: () => void): Listening {
     return this.listener.listen(channel, onMessage, onReconnect);
   }
@@ -198,6 +215,10 @@ class PgTransactionClient implements SqlClient {
   /** After the transaction ended (or was abandoned) its connection is not this client's any more. */
   end(): void {
     this.closed = true;
+  }
+
+  maintain(): Promise<void> {
+    return Promise.reject(new Error('A maintenance statement (VACUUM) cannot run inside a transaction.'));
   }
 
   async query<T extends Row = Row>(text: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<T[]> {

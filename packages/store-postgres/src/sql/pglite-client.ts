@@ -55,6 +55,11 @@ export class PGliteSqlClient implements SqlClient {
     }
   }
 
+  /** PGlite has no statement limit to lift: the statement takes its turn like any other. */
+  async maintain(text: string): Promise<void> {
+    await this.query(text);
+  }
+
   async transaction<T>(work: (client: SqlClient) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
     const done = await this.turns.acquire(this.timeouts.connection);
     try {
@@ -103,6 +108,10 @@ class PGliteTransactionClient implements SqlClient {
 
   end(): void {
     this.closed = true;
+  }
+
+  maintain(): Promise<void> {
+    return Promise.reject(new Error('A maintenance statement (VACUUM) cannot run inside a transaction.'));
   }
 
   query<T extends Row = Row>(text: string, params: readonly unknown[] = []): Promise<T[]> {
