@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { fragmentOf, listClosing, shareJoinedList } from '../src/fragment-cache.js';
 import { encodeJson } from '../src/http/json.js';
 import { joinParts, sharedBytes } from '../src/answer-cache.js';
-import { addQueryArgs, archiveEnding, withQuery, type QueryValue } from '../src/namespaces/calendar/posts/rest-url.js';
+import { addQueryArgs, archiveEnding, withQuery, withQueryValues, type QueryValue } from '../src/namespaces/calendar/posts/rest-url.js';
 
 const BASE = 'http://example.test/api/cal/events/v1/events/?per_page=2&start_date=2026-11-20%2000:00:00';
 
@@ -55,7 +55,7 @@ describe('archive endings', () => {
 });
 
 describe('withQuery', () => {
-  it('writes what add_query_arg does on a bare URL, for every kind of value', () => {
+  it('writes what add_query_arg does on a bare URL, for every kind of value, pairs or keys and values apart', () => {
     const value: fc.Arbitrary<QueryValue> = fc.oneof(
       fc.string({ unit: fc.constantFrom('a', '=', '&', ' ', '%', '+', 'é') }),
       fc.integer(),
@@ -68,7 +68,10 @@ describe('withQuery', () => {
     fc.assert(
       fc.property(fc.constantFrom('http://example.test/api/cal/events/v1/events/', 'http://example.test/?rest_route=/cal/events/v1/events/&page=1'), args, (base, pairs) => {
         const mutable = pairs.map(([key, item]): [string, QueryValue] => [key, item]);
-        expect(withQuery(base, mutable)).toBe(addQueryArgs(base, mutable, { reencode: false }));
+        const expected = addQueryArgs(base, mutable, { reencode: false });
+        expect(withQuery(base, mutable)).toBe(expected);
+        // The same with the keys and the values apart (the events list's rest_url).
+        expect(withQueryValues(base, mutable.map(([key]) => key), mutable.map(([, item]) => item))).toBe(expected);
       }),
       { numRuns: 1000 },
     );

@@ -47,6 +47,7 @@ const REST_URL_KEYS = [
   'ticketed',
 ] as const;
 
+// planEventList's helpers live here rather than as closures over the request, which it made anew for every list.
 const idList = (value: unknown) => listToArray(value).map(Number);
 const utcOf = (local: string | undefined, zone: Zone) => (local ? wallClockToUtc(local, zone) : undefined);
 const maxOf = (a?: string, b?: string) => (a && b ? (a > b ? a : b) : (a ?? b));
@@ -67,7 +68,6 @@ export function planEventList(request: ApiRequest): Maybe<EventListPlan> {
   const site = request.site;
   const zone = siteZone(site.settings);
   const now = site.now();
-  // Module functions and direct reads, not closures over the request: they were made anew for every list.
 
   const page = intval(request.get('page')) || 1;
   const perPage = intval(request.get('per_page')) || site.settings.posts_per_page || 10;
