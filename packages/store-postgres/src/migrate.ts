@@ -27,9 +27,12 @@ export interface MigrateOptions {
  * Without statement or transaction limits: an index build on a big table, or waiting for another instance that
  * is migrating, may take minutes. Then vacuums and analyses the tables the applied migrations rewrote (their
  * `vacuums`), outside the transaction, as VACUUM must run.
+ *
+ * The tables still to vacuum are written down in the migrations' own transaction and struck off one by one as
+ * their vacuum ends: a vacuum that fails, or a process stopped during one, leaves its table to the next call,
+ * which vacuums it although it has no migration left to apply.
  */
 export async function migrateSchema(sql: SqlClient, tables: Tables, options: MigrateOptions = {}): Promise<MigrationResult> {
-  const vacuums = new Set<string>();
   const result = await sql.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK]);
     const exists = await tx.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [tables.schema]);
@@ -41,6 +44,7 @@ export async function migrateSchema(sql: SqlClient, tables: Tables, options: Mig
         applied_at timestamptz NOT NULL DEFAULT now()
       )`,
     );
+    await tx.query(`CREATE TABLE IF NOT EXISTS ${tables.migrationVacuums} (table_name text PRIMARY KEY)`);
     const done = new Set((await tx.query<{ version: number }>(`SELECT version FROM ${tables.migrations}`)).map((r) => Number(r.version)));
     await refuseForeignNames(tx, tables.schema, MIGRATIONS.filter((m) => !done.has(m.version)));
     const applied: string[] = [];
@@ -52,15 +56,42 @@ export async function migrateSchema(sql: SqlClient, tables: Tables, options: Mig
       await tx.query(`SET LOCAL search_path TO ${path}`);
       for (const statement of migration.statements) await tx.query(statement);
       await tx.query(`INSERT INTO ${tables.migrations} (version, name) VALUES ($1, $2)`, [migration.version, migration.name]);
+      if (migration.vacuums?.length) {
+        await tx.query(`INSERT INTO ${tables.migrationVacuums} (table_name) SELECT unnest($1::text[]) ON CONFLICT DO NOTHING`, [[...migration.vacuums]]);
+      }
       applied.push(`${String(migration.version).padStart(3, '0')}_${migration.name}`);
-      for (const table of migration.vacuums ?? []) vacuums.add(table);
     }
     const version = Math.max(0, ...done, ...MIGRATIONS.filter((m) => !done.has(m.version)).map((m) => m.version));
     return { version, applied };
   }, { statementTimeout: 0, timeout: 0 });
-  // Names written in the migrations, never input; sorted so that every instance vacuums in the same order.
-  for (const table of [...vacuums].sort()) await sql.maintain(`VACUUM (ANALYZE) ${quoteIdent(tables.schema)}.${quoteIdent(table)}`);
+  await vacuumRewrittenTables(sql, tables, result);
   return result;
+}
+
+/** Every table a migration may ask to vacuum: the only names ever put into a VACUUM statement. */
+const VACUUMED_TABLES: ReadonlySet<string> = new Set(MIGRATIONS.flatMap((m) => m.vacuums ?? []));
+
+/**
+ * Vacuums the tables written down as still to vacuum, in name order so that every instance goes the same way, and
+ * strikes each off once done. Two instances may vacuum the same table at once: the second waits for the first's
+ * lock, then finds little left to do.
+ */
+async function vacuumRewrittenTables(sql: SqlClient, tables: Tables, result: MigrationResult): Promise<void> {
+  const pending = await sql.query<{ table_name: string }>(`SELECT table_name FROM ${tables.migrationVacuums} ORDER BY table_name`);
+  for (const { table_name: table } of pending) {
+    try {
+      // A name no migration gives (written by hand) is struck off unvacuumed: only the migrations' names reach SQL.
+      if (VACUUMED_TABLES.has(table)) await sql.maintain(`VACUUM (ANALYZE) ${quoteIdent(tables.schema)}.${quoteIdent(table)}`);
+      await sql.query(`DELETE FROM ${tables.migrationVacuums} WHERE table_name = $1`, [table]);
+    } catch (error) {
+      const migrated = result.applied.length ? `migrated to version ${result.version} (${result.applied.join(', ')})` : `at version ${result.version}`;
+      throw new Error(
+        `The PostgreSQL schema "${tables.schema}" is ${migrated}, but vacuuming its table "${table}" afterwards failed: ` +
+          `${(error as Error).message}. The store works meanwhile, some lists more slowly; the next migrate() vacuums it again.`,
+        { cause: error },
+      );
+    }
+  }
 }
 
 /** The tables, indexes and sequences a migration creates. */

@@ -28,6 +28,8 @@ export interface Tables {
   readonly attachments: string;
   readonly oembedCache: string;
   readonly migrations: string;
+  /** Tables migrations rewrote that are still to be vacuumed (migrate.ts). */
+  readonly migrationVacuums: string;
   /** The sequences behind changeVersion(), one per change scope. */
   readonly changes: Readonly<Record<ChangeScope, string>>;
   readonly redirection: { groups: string; items: string; logs: string; notFound: string; settings: string };
@@ -62,6 +64,7 @@ export function tablesIn(schema: string): Tables {
     attachments: `${s}.attachments`,
     oembedCache: `${s}.oembed_cache`,
     migrations: `${s}.siterest_migrations`,
+    migrationVacuums: `${s}.siterest_migration_vacuums`,
     changes: {
       calendar: `${s}.siterest_changes_calendar`,
       options: `${s}.siterest_changes_options`,
