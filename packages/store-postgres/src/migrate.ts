@@ -77,20 +77,23 @@ const VACUUMED_TABLES: ReadonlySet<string> = new Set(MIGRATIONS.flatMap((m) => m
  * lock, then finds little left to do.
  */
 async function vacuumRewrittenTables(sql: SqlClient, tables: Tables, result: MigrationResult): Promise<void> {
-  const pending = await sql.query<{ table_name: string }>(`SELECT table_name FROM ${tables.migrationVacuums} ORDER BY table_name`);
-  for (const { table_name: table } of pending) {
-    try {
+  let table: string | undefined;
+  try {
+    const pending = await sql.query<{ table_name: string }>(`SELECT table_name FROM ${tables.migrationVacuums} ORDER BY table_name`);
+    for (const row of pending) {
+      table = row.table_name;
       // A name no migration gives (written by hand) is struck off unvacuumed: only the migrations' names reach SQL.
       if (VACUUMED_TABLES.has(table)) await sql.maintain(`VACUUM (ANALYZE) ${quoteIdent(tables.schema)}.${quoteIdent(table)}`);
       await sql.query(`DELETE FROM ${tables.migrationVacuums} WHERE table_name = $1`, [table]);
-    } catch (error) {
-      const migrated = result.applied.length ? `migrated to version ${result.version} (${result.applied.join(', ')})` : `at version ${result.version}`;
-      throw new Error(
-        `The PostgreSQL schema "${tables.schema}" is ${migrated}, but vacuuming its table "${table}" afterwards failed: ` +
-          `${(error as Error).message}. The store works meanwhile, some lists more slowly; the next migrate() vacuums it again.`,
-        { cause: error },
-      );
     }
+  } catch (error) {
+    const migrated = result.applied.length ? `migrated to version ${result.version} (${result.applied.join(', ')})` : `at version ${result.version}`;
+    const step = table === undefined ? 'reading which tables to vacuum' : `vacuuming its table "${table}"`;
+    throw new Error(
+      `The PostgreSQL schema "${tables.schema}" is ${migrated}, but ${step} afterwards failed: ${(error as Error).message}. ` +
+        `The store works meanwhile, some lists more slowly; the next migrate() vacuums what is left.`,
+      { cause: error },
+    );
   }
 }
 

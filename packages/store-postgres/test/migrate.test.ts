@@ -97,7 +97,7 @@ describe('migrations', () => {
       }
       expect(ended).toBe(true);
       expect(await outcome).toMatch(
-        new RegExp(`"${store.schema}" is migrated to version ${LATEST_VERSION} \\(066_event_located_lock\\), but vacuuming its table "event_search" afterwards failed: .*the next migrate\\(\\) vacuums it again`),
+        new RegExp(`"${store.schema}" is migrated to version ${LATEST_VERSION} \\(066_event_located_lock\\), but vacuuming its table "event_search" afterwards failed: .*the next migrate\\(\\) vacuums what is left`),
       );
     } finally {
       await holder.end();
