@@ -110,8 +110,8 @@ const BYTES_PER_JSON_CHAR = 4;
 
 /**
  * Recent answers, each kept with the change version of the data it depends on (store.changeVersion of its
- * scopes) and reused only while that version is current and the answer is younger than `maxAgeMs` — so an answer
- * is never staler than the last committed write of any instance through siterest. The Events Calendar caches its
+ * scopes) and the settings it was computed with, and reused only while both are current and the answer is younger
+ * than `maxAgeMs` — so an answer is never staler than the last committed write of any instance through siterest. The Events Calendar caches its
  * archive answers per user the same way, cleared on every save.
  *
  * Keys are the JSON of everything an answer depends on besides the data, the caller's rights included (see
@@ -120,7 +120,7 @@ const BYTES_PER_JSON_CHAR = 4;
  */
 export class AnswerCache {
   private readonly kept: VersionedLru;
-  private readonly pending = new Map<string, { version: number; answer: Promise<unknown> }>();
+  private readonly pending = new Map<string, { version: number; settings: unknown; answer: Promise<unknown> }>();
 
   constructor(
     private readonly store: SiteStore,
@@ -135,7 +135,20 @@ export class AnswerCache {
     return this.kept.size;
   }
 
-  async remember<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: (version?: number) => Promise<T>, onVersion?: (version: number) => void): Promise<T> {
+  /**
+   * The answer for `keyParts` at the store's current version of `scopes`, computed by `compute` on a miss. `settings`
+   * is the site's settings object as the request starts: an answer is reused only with the very same object. A
+   * settings change writes its options (which advances the version) before the site has read them back, so a
+   * request in between computes with the old settings at the new version; kept under that version alone, it would
+   * be served until the next write or `maxAgeMs`.
+   */
+  async remember<T>(
+    keyParts: readonly unknown[],
+    scopes: readonly ChangeScope[],
+    compute: (version?: number) => Promise<T>,
+    onVersion?: (version: number) => void,
+    settings?: unknown,
+  ): Promise<T> {
     if (!this.store.changeVersion) return compute();
     const key = keyText(scopes, keyParts);
     if (key === null) return compute();
@@ -148,16 +161,16 @@ export class AnswerCache {
       return compute();
     }
     onVersion?.(version);
-    const hit = this.kept.get(key, version);
+    const hit = this.kept.get(key, version, settings);
     if (hit !== undefined) return hit as T;
     const running = this.pending.get(key);
-    if (running && running.version === version) return running.answer as Promise<T>;
+    if (running && running.version === version && running.settings === settings) return running.answer as Promise<T>;
     // Computed after reading the version: a write meanwhile makes this entry stale at once.
     const answer = compute(version);
-    this.pending.set(key, { version, answer });
+    this.pending.set(key, { version, settings, answer });
     try {
       const value = await answer;
-      this.keep(key, version, value);
+      this.keep(key, version, value, settings);
       return value;
     } finally {
       if (this.pending.get(key)?.answer === answer) this.pending.delete(key);
@@ -168,7 +181,7 @@ export class AnswerCache {
     this.kept.clear();
   }
 
-  private keep(key: string, version: number, value: unknown): void {
+  private keep(key: string, version: number, value: unknown, settings: unknown): void {
     let bytes = 0;
     if (value instanceof ApiResponse && value.data !== null && typeof value.data === 'object') {
       // The same data may be kept under two keys (see RequestAnswer in http/pipeline.ts): encoded once.
@@ -182,7 +195,7 @@ export class AnswerCache {
       // UTF-8 bytes are at least as many as characters: counting them errs on the safe side.
       bytes = (known.bytes ? known.bytes.length : known.text!.length) * BYTES_PER_JSON_CHAR;
     }
-    this.kept.set(key, version, value, bytes);
+    this.kept.set(key, version, value, bytes, settings);
   }
 }
 

@@ -197,7 +197,7 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
   }
 
   cached<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: (version?: number) => Promise<T>, onVersion?: (version: number) => void): Promise<T> {
-    return this.answers ? this.answers.remember(keyParts, scopes, compute, onVersion) : compute();
+    return this.answers ? this.answers.remember(keyParts, scopes, compute, onVersion, this.current) : compute();
   }
 
   /**

@@ -3,6 +3,7 @@ import { callerKey, encodeShared, joinParts, sharedBytes } from '../answer-cache
 import { parseWithZod } from '../args/zod-args.js';
 import type { SentAnswers } from '../sent-answers.js';
 import type { ChangeScope } from '../store/change-scopes.js';
+import type { SiteSettings } from '../settings.js';
 import type { ArgSpec } from '../args/spec.js';
 import { sanitizeValue, validateValue } from '../args/schema-rules.js';
 import { identifyCaller, type AuthContext, type Caller } from '../auth/authenticate.js';
@@ -387,6 +388,8 @@ interface RequestRun {
   readonly query: Record<string, unknown>;
   readonly path: string;
   readonly apiRoot: string;
+  /** The site's settings as the request started: its answer is kept as sent for these alone (see sentAnswer). */
+  readonly settings: SiteSettings;
   readonly jsonp: unknown;
   readonly body: BodyParams;
   readonly state: DispatchState;
@@ -401,7 +404,8 @@ function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?: ApiE
   const query = parseFormString(input.query ?? '');
   const path = resolveRoutePath(input.path, query);
   const basePath = withoutTrailingSlashes(input.basePath ?? ctx.basePath);
-  const apiRoot = `${ctx.settings.home}${basePath}/`;
+  const settings = ctx.settings;
+  const apiRoot = `${settings.home}${basePath}/`;
 
   const jsonp = query._jsonp;
   if (jsonp !== undefined && (typeof jsonp !== 'string' || !JSONP_CALLBACK.test(jsonp))) {
@@ -437,6 +441,7 @@ function serveRequest(ctx: PipelineContext, input: SiteRequest, bodyError?: ApiE
     query,
     path,
     apiRoot,
+    settings,
     jsonp,
     body: readBodyParams(input, method),
     state: { route: null },
@@ -527,7 +532,7 @@ function finishAnswer(run: RequestRun, response: ApiResponse): Maybe<SiteRespons
 
 /** The answer with WordPress's headers, its fields filtered, enveloped or rendered as asked, and its body encoded. */
 function sentAnswer(run: RequestRun, response: ApiResponse, allow: readonly string[] | null): SiteResponse {
-  const { ctx, input, query, jsonp, rawMethod, request, state, apiRoot } = run;
+  const { ctx, input, query, jsonp, rawMethod, request, state, apiRoot, settings } = run;
   const caller = run.caller;
   const principal = caller.principal;
   const isError = (response as ApiResponse & { isError?: boolean }).isError === true;
@@ -579,7 +584,8 @@ function sentAnswer(run: RequestRun, response: ApiResponse, allow: readonly stri
   // answers' own check, which also asks the app on a site with an authenticate hook), and no header WordPress
   // would add for that caller.
   if (sent && sent.version !== null && ctx.sentAnswers && !isError && !principal && !Object.hasOwn(input, 'principal') && !caller.headers.length) {
-    ctx.sentAnswers.keep(input, input.basePath ?? ctx.basePath, ctx.settings, sent.second, sent.scopes, sent.version, answer);
+    // Under the settings the request started with: new ones read meanwhile may have come after its data was read.
+    ctx.sentAnswers.keep(input, input.basePath ?? ctx.basePath, settings, sent.second, sent.scopes, sent.version, answer);
   }
   return answer;
 }

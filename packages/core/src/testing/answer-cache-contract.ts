@@ -227,6 +227,52 @@ export function answerCacheContractSuite(name: string, harness: AnswerCacheHarne
       expect(await throwing.sentAnswer('GET', URL, {}, '/api')).toBeNull();
     });
 
+    it('serves nothing computed with settings a change has since replaced, though the data version is the same', async () => {
+      const created = await store.events.create(event('Jazz night', 1, { slug: 'jazz-night' }));
+      // Both sites: one with an authenticate hook (the list-answer cache), one without (answers kept as sent too).
+      const open = createSite({ store, clock, logger: silentLogger });
+      const ask = async (target: Site) => {
+        const answer = await target.handle({ ...LIST, query: '', basePath: '/api' });
+        return (JSON.parse(answer.body) as { events: Array<{ url: string }> }).events[0]!.url;
+      };
+      const keptAsSent = async () => (await open.sentAnswer('GET', LIST.path, {}, '/api'))?.body;
+      for (const target of [site, open]) expect(await ask(target)).toBe(`http://localhost/event/${created.slug}/`);
+      // A settings change writes its options first (the data version moves on) and reads them back after: a request
+      // in between is computed with the old settings at the new version.
+      await store.options.set('single_event_slug', 'concerts');
+      for (const target of [site, open]) expect(await ask(target)).toBe(`http://localhost/event/${created.slug}/`);
+      for (const target of [site, open]) await target.reloadSettings();
+      for (const target of [site, open]) expect(await ask(target)).toBe(`http://localhost/concerts/${created.slug}/`);
+
+      // New settings may also arrive while a request waits for a data version (another instance's notice): at each
+      // of its waits in turn, the answer kept as sent is never one the new settings contradict.
+      const changeVersion = store.changeVersion!;
+      try {
+        for (let wait = 1; wait <= 4; wait++) {
+          const slug = `slug-${wait}`;
+          await store.options.set('single_event_slug', slug);
+          expect(await ask(open)).not.toContain(slug);
+          clock.advance(1000);
+          let waits = 0;
+          store.changeVersion = async (scopes) => {
+            const version = await changeVersion.call(store, scopes);
+            if (++waits === wait) await open.reloadSettings();
+            return version;
+          };
+          await ask(open);
+          store.changeVersion = changeVersion;
+          // A request with fewer waits than this: the settings arrive after it.
+          if (waits < wait) await open.reloadSettings();
+          expect(open.settings.single_event_slug).toBe(slug);
+          const kept = await keptAsSent();
+          if (kept !== undefined) expect(kept).toContain(`/${slug}/`);
+          expect(await ask(open)).toBe(`http://localhost/${slug}/${created.slug}/`);
+        }
+      } finally {
+        store.changeVersion = changeVersion;
+      }
+    });
+
     it('keys on capability overrides too', () => {
       const base = { id: 7, login: 'shared', roles: ['subscriber'] };
       expect(callerKey(base)).toEqual(callerKey({ ...base, roles: ['subscriber'] }));
