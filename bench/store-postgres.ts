@@ -10,7 +10,7 @@
  * table goes to the `store-postgres` section of bench/RESULTS.md.
  */
 import { pathToFileURL } from 'node:url';
-import { recordSection } from './lib/results.js';
+import { machine, recordSection } from './lib/results.js';
 import { createSite, silentLogger, type EventQuery } from '@siterest/core';
 import { postgresStore, type PostgresStore } from '../packages/store-postgres/src/index.js';
 import { eventListSql } from '../packages/store-postgres/src/repositories/calendar/event-list.js';
@@ -59,7 +59,7 @@ export interface PostgresStoreBenchResult {
 const BIG_TABLES = ['posts', 'events', 'term_relationships', 'event_search'];
 const SEED_MARKER = 'bench_seed';
 /** Bumped whenever the seed or the schema changes shape: an older seed is then made again. */
-const SEED_LAYOUT = 4;
+const SEED_LAYOUT = 5;
 
 const wp = (date: Date) => date.toISOString().slice(0, 19).replace('T', ' ');
 const addDays = (date: Date, days: number) => new Date(date.getTime() + days * 86_400_000);
@@ -80,7 +80,8 @@ async function benchCases(store: PostgresStore, now: Date, facts: SeedFacts, sam
     { name: 'venue', query: `venue=${pick(facts.venueIds, 0.5)}` },
     { name: 'organizer', query: `organizer=${pick(facts.organizerIds, 0.5)}` },
     { name: 'featured', query: 'featured=true' },
-    // TEC Pro's map view: events at venues with coordinates, and those within 25 km of a point with no venue near.
+    // TEC Pro's map view: events at venues with coordinates, and those within 25 km of a point (the seed's random
+    // coordinates put no venue or one in range).
     { name: 'geoloc', query: 'geoloc=true' },
     { name: 'geoloc near a point', query: 'geoloc=true&geoloc_lat=45&geoloc_lng=5' },
     { name: 'search "saxophone"', query: 'search=saxophone' },
@@ -153,10 +154,17 @@ export async function openPostgresBenchStore(options: { databaseUrl?: string; da
  * The seed marker, or undefined when the schema is not a (current) benchmark seed. A reused seed first gets the
  * migrations added since it was made: their backfills leave it as a fresh seed would be.
  */
-async function readMarker(store: PostgresStore): Promise<{ layout: number; facts: SeedFacts } | undefined> {
+interface SeedMarker {
+  layout: number;
+  facts: SeedFacts;
+  seededAt?: string;
+  seedSeconds?: number;
+}
+
+async function readMarker(store: PostgresStore): Promise<SeedMarker | undefined> {
   try {
     await store.migrate();
-    return (await store.options.get(SEED_MARKER)) as { layout: number; facts: SeedFacts } | undefined;
+    return (await store.options.get(SEED_MARKER)) as SeedMarker | undefined;
   } catch {
     return undefined;
   }
@@ -200,6 +208,7 @@ export async function runPostgresStoreBench(options: PostgresStoreBenchOptions =
     const marker = present ? await readMarker(store) : undefined;
     let facts: SeedFacts;
     let seedSeconds: number | null = null;
+    let seed: string;
     if (!marker || marker.layout !== SEED_LAYOUT || reseed) {
       await store.sql.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
       await store.migrate();
@@ -209,8 +218,11 @@ export async function runPostgresStoreBench(options: PostgresStoreBenchOptions =
       seedSeconds = (Date.now() - started) / 1000;
       await store.options.set(SEED_MARKER, { layout: SEED_LAYOUT, events, facts, seededAt: new Date().toISOString(), seedSeconds });
       log(`Seeded in ${seedSeconds.toFixed(0)} s.`);
+      seed = `Seeded in ${seedSeconds.toFixed(0)} s.`;
     } else {
       facts = marker.facts;
+      const made = [marker.seededAt && `made ${marker.seededAt.slice(0, 16).replace('T', ' ')} UTC`, marker.seedSeconds && `in ${marker.seedSeconds.toFixed(0)} s`].filter(Boolean);
+      seed = `Seed reused${made.length ? ` (${made.join(' ')})` : ''}.`;
       log(`Reusing ${database}.${schema} (RESEED=1 to seed again).`);
     }
     const sampleIds = (await store.sql.query<{ id: unknown }>(`SELECT post_id AS id FROM "${schema}".events TABLESAMPLE SYSTEM (1) LIMIT 50`)).map((r) => Number(r.id));
@@ -237,18 +249,28 @@ export async function runPostgresStoreBench(options: PostgresStoreBenchOptions =
       log(`  ${name}: total ${total}, p50 ${result.p50.toFixed(2)} ms, p95 ${result.p95.toFixed(2)} ms${result.seqScans.length ? `, SEQ SCAN on ${result.seqScans.join(', ')}` : ''}`);
     }
     const allIndexed = cases.every((c) => c.seqScans.length === 0);
-    return { events, seeded: seedSeconds !== null, seedSeconds, cases, allIndexed, markdown: toMarkdown(events, runs, cases, seedSeconds) };
+    const server = await serverFacts(store);
+    const setting = `Machine: ${machine()}. ${server} Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. ${seed}`;
+    return { events, seeded: seedSeconds !== null, seedSeconds, cases, allIndexed, markdown: toMarkdown(events, runs, cases, setting) };
   } finally {
     await store.close();
   }
 }
 
-function toMarkdown(events: number, runs: number, cases: PostgresStoreBenchCase[], seedSeconds: number | null): string {
+/** The server's version and the settings the figures depend on most (the cache size, whether tables are vacuumed on their own). */
+async function serverFacts(store: PostgresStore): Promise<string> {
+  const [row] = await store.sql.query<{ version: string; buffers: string; autovacuum: string }>(
+    `SELECT current_setting('server_version') AS version, current_setting('shared_buffers') AS buffers, current_setting('autovacuum') AS autovacuum`,
+  );
+  return `PostgreSQL ${row!.version}, shared_buffers ${row!.buffers}, autovacuum ${row!.autovacuum}.`;
+}
+
+function toMarkdown(events: number, runs: number, cases: PostgresStoreBenchCase[], setting: string): string {
   const ms = (n: number) => n.toFixed(2);
   const lines = [
     `### PostgreSQL store: \`events.list\` over ${events.toLocaleString('en')} events (${runs} runs per case)`,
     '',
-    seedSeconds !== null ? `Seeded in ${seedSeconds.toFixed(0)} s.` : 'Seed reused.',
+    `${setting} Command: \`DATABASE_URL=… EVENTS=${events} npx tsx bench/store-postgres.ts\` (or \`pnpm bench\` with DATABASE_URL and BENCH_STORE_EVENTS).`,
     '',
     '| case | total | page query scans | count query scans | index-served | p50 ms | p95 ms | count p50 ms |',
     '| --- | ---: | --- | --- | :---: | ---: | ---: | ---: |',

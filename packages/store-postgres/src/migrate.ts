@@ -31,8 +31,11 @@ export interface MigrateOptions {
  * The tables still to vacuum are written down in the migrations' own transaction and struck off one by one as
  * their vacuum ends: a vacuum that fails, or a process stopped during one, leaves its table to the next call,
  * which vacuums it although it has no migration left to apply.
+ *
+ * `migrations` are siterest's own; the tests of an upgrade give the first of them, to build the schema as an older
+ * version left it.
  */
-export async function migrateSchema(sql: SqlClient, tables: Tables, options: MigrateOptions = {}): Promise<MigrationResult> {
+export async function migrateSchema(sql: SqlClient, tables: Tables, options: MigrateOptions = {}, migrations: readonly Migration[] = MIGRATIONS): Promise<MigrationResult> {
   const result = await sql.transaction(async (tx) => {
     await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [MIGRATION_LOCK]);
     const exists = await tx.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [tables.schema]);
@@ -46,9 +49,9 @@ export async function migrateSchema(sql: SqlClient, tables: Tables, options: Mig
     );
     await tx.query(`CREATE TABLE IF NOT EXISTS ${tables.migrationVacuums} (table_name text PRIMARY KEY)`);
     const done = new Set((await tx.query<{ version: number }>(`SELECT version FROM ${tables.migrations}`)).map((r) => Number(r.version)));
-    await refuseForeignNames(tx, tables.schema, MIGRATIONS.filter((m) => !done.has(m.version)));
+    await refuseForeignNames(tx, tables.schema, migrations.filter((m) => !done.has(m.version)), migrations.filter((m) => done.has(m.version)));
     const applied: string[] = [];
-    for (const migration of MIGRATIONS) {
+    for (const migration of migrations) {
       if (done.has(migration.version)) continue;
       const extensionSchemas: string[] = [];
       for (const name of migration.extensions) extensionSchemas.push(await ensureExtension(tx, name, options.extensionSchema ?? 'public'));
@@ -61,7 +64,7 @@ export async function migrateSchema(sql: SqlClient, tables: Tables, options: Mig
       }
       applied.push(`${String(migration.version).padStart(3, '0')}_${migration.name}`);
     }
-    const version = Math.max(0, ...done, ...MIGRATIONS.filter((m) => !done.has(m.version)).map((m) => m.version));
+    const version = Math.max(0, ...done, ...migrations.filter((m) => !done.has(m.version)).map((m) => m.version));
     return { version, applied };
   }, { statementTimeout: 0, timeout: 0 });
   await vacuumRewrittenTables(sql, tables, result);
@@ -109,10 +112,12 @@ function createdNames(migration: Migration): string[] {
 
 /**
  * Before creating anything, makes sure the schema holds nothing of the same names that is not siterest's (an app's
- * own `users` table, say), so a shared database gets a clear message instead of "relation already exists".
+ * own `users` table, say), so a shared database gets a clear message instead of "relation already exists". A name
+ * an applied migration created is siterest's own, made again by a later one (a table rebuilt in another form).
  */
-async function refuseForeignNames(tx: SqlClient, schema: string, pending: readonly Migration[]): Promise<void> {
-  const names = [...new Set(pending.flatMap(createdNames))];
+async function refuseForeignNames(tx: SqlClient, schema: string, pending: readonly Migration[], applied: readonly Migration[]): Promise<void> {
+  const own = new Set(applied.flatMap(createdNames));
+  const names = [...new Set(pending.flatMap(createdNames))].filter((name) => !own.has(name));
   if (names.length === 0) return;
   const taken = await tx.query<{ name: string }>(
     'SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relname = ANY($2::text[]) ORDER BY c.relname',

@@ -2,9 +2,12 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isStoreError, searchTerms, ZERO_DATE, type EventQuery } from '@siterest/core';
 import { newEvent } from '@siterest/core/testing';
-import type { PostgresStore } from '../src/index.js';
+import { postgresStore, type PostgresStore } from '../src/index.js';
+import { migrateSchema } from '../src/migrate.js';
+import { MIGRATIONS } from '../src/migrations/index.js';
 import { containsPattern } from '../src/sql/like.js';
-import { useSharedSchema, type TestDatabase } from './support/database.js';
+import { tablesIn } from '../src/tables.js';
+import { dropSchema, uniqueSchema, useSharedSchema, type TestDatabase } from './support/database.js';
 
 /**
  * event_search (migration 014) against the events and posts themselves: the table equals a recomputation after any
@@ -24,14 +27,28 @@ beforeAll(() => void ({ db, store, other } = shared));
 const COLUMNS = `post_id::int AS id, status, hide_from_listings AS hidden, start_utc::text AS start_utc, end_utc::text AS end_utc, body`;
 
 /** The table, and the same rows computed from `events` and `posts`, in one order. */
-async function rowsAndRecomputed() {
-  const rows = await db.admin(`SELECT ${COLUMNS} FROM ${s}.event_search ORDER BY post_id`);
+async function rowsAndRecomputed(schema = s) {
+  const rows = await db.admin(`SELECT ${COLUMNS} FROM ${schema}.event_search ORDER BY post_id`);
   const recomputed = await db.admin(
     `SELECT ${COLUMNS} FROM (SELECT e.post_id, e.status, e.hide_from_listings, e.start_utc, e.end_utc,
             lower(p.title) || ' ' || lower(p.content) || ' ' || lower(p.excerpt) AS body
-       FROM ${s}.events e JOIN ${s}.posts p ON p.id = e.post_id) r ORDER BY post_id`,
+       FROM ${schema}.events e JOIN ${schema}.posts p ON p.id = e.post_id) r ORDER BY post_id`,
   );
   return { rows, recomputed };
+}
+
+/**
+ * Each row's partition (migration 67) and the one its start's quarter names: the quarter modulo 32, as computed
+ * here from the start, or "other" for an event ending before it starts or starting at ±infinity.
+ */
+async function partitions(schema = s) {
+  const rows = await db.admin(
+    `SELECT post_id::int AS id, tableoid::regclass::text AS actual,
+            CASE WHEN end_utc < start_utc OR NOT isfinite(start_utc) THEN 'other'
+                 ELSE 'q' || (((extract(year FROM start_utc)::int * 4 + (extract(month FROM start_utc)::int - 1) / 3) % 32 + 32) % 32) END AS quarter
+       FROM ${schema}.event_search ORDER BY post_id`,
+  );
+  return rows.map((row) => ({ id: row.id, partition: String(row.actual).replace(/^.*\./, '').replace(/"/g, ''), expected: `event_search_${String(row.quarter)}` }));
 }
 
 const STATUSES = ['publish', 'draft', 'private', 'trash'] as const;
@@ -59,6 +76,7 @@ describe('event_search', () => {
     ({ rows, recomputed } = await rowsAndRecomputed());
     expect(rows).toEqual(recomputed);
     expect(rows).toHaveLength(2);
+    for (const row of await partitions()) expect(row.partition).toBe(row.expected);
     await db.admin(`TRUNCATE ${s}.events`);
     ({ rows, recomputed } = await rowsAndRecomputed());
     expect(rows).toEqual([]);
@@ -99,6 +117,54 @@ describe('event_search', () => {
     const { rows, recomputed } = await rowsAndRecomputed();
     expect(rows).toEqual(recomputed);
     expect(rows.length).toBeGreaterThanOrEqual(10);
+    for (const row of await partitions()) expect(row.partition).toBe(row.expected);
+  });
+
+  it('keeps every row through the change to one partition per quarter (migration 67), each in its own, and moves it with its start', async () => {
+    const schema = uniqueSchema('eventsearch_upgrade');
+    const quoted = `"${schema}"`;
+    const older = postgresStore({ ...db.connection(), schema });
+    try {
+      // The schema as version 66 left it, with events in several quarters, one ending before it starts, one at the zero date.
+      await migrateSchema(older.sql, tablesIn(schema), {}, MIGRATIONS.filter((m) => m.version < 67));
+      expect(await db.admin(`SELECT relkind::text AS kind FROM pg_class WHERE oid = '${quoted}.event_search'::regclass`)).toEqual([{ kind: 'r' }]);
+      const created = [];
+      for (const [startDateUtc, endDateUtc] of [
+        [at(1), at(1, 12)],
+        ['2027-07-01 00:00:00', '2027-07-01 02:00:00'],
+        ['2031-12-31 23:00:00', '2032-01-01 01:00:00'],
+        ['2030-01-01 10:00:00', '2029-01-01 10:00:00'],
+        [ZERO_DATE, ZERO_DATE],
+      ] as const) {
+        created.push(await older.events.create(newEvent({ title: `Jazz ${startDateUtc}`, content: 'Night <b>MUSIC</b>', startDateUtc, endDateUtc })));
+      }
+      const before = await rowsAndRecomputed(quoted);
+      expect(before.rows).toHaveLength(5);
+
+      expect(await older.migrate()).toEqual({ version: 67, applied: ['067_event_search_by_quarter'] });
+      expect(await db.admin(`SELECT relkind::text AS kind FROM pg_class WHERE oid = '${quoted}.event_search'::regclass`)).toEqual([{ kind: 'p' }]);
+      const after = await rowsAndRecomputed(quoted);
+      expect(after.rows).toEqual(before.rows);
+      expect(after.rows).toEqual(after.recomputed);
+      const placed = await partitions(quoted);
+      // 2027 Q1 and Q3: (2027 * 4 + 0) % 32 = 12 and 14; 2031 Q4: 31.
+      expect(placed.map((row) => row.partition)).toEqual(['event_search_q12', 'event_search_q14', 'event_search_q31', 'event_search_other', 'event_search_other']);
+      for (const row of placed) expect(row.partition).toBe(row.expected);
+
+      // A new start in another quarter moves the row to that quarter's partition; the searches find it there.
+      await older.events.update(created[0]!.id, { startDateUtc: '2028-10-05 10:00:00', endDateUtc: '2028-10-05 12:00:00' });
+      expect((await partitions(quoted))[0]).toEqual({ id: created[0]!.id, partition: 'event_search_q19', expected: 'event_search_q19' });
+      const moved = await rowsAndRecomputed(quoted);
+      expect(moved.rows).toHaveLength(5);
+      expect(moved.rows).toEqual(moved.recomputed);
+      const found = await older.events.list({ statuses: ['publish'], search: 'jazz', orderBy: 'start', offset: 0, limit: 10, startsAfter: '2028-10-01 00:00:00', startsBefore: '2028-12-31 00:00:00' });
+      expect({ total: found.total, ids: found.items.map((e) => e.id) }).toEqual({ total: 1, ids: [created[0]!.id] });
+      // A row written by hand into the wrong partition's bucket is refused: every row stays where its start puts it.
+      await expect(db.admin(`UPDATE ${quoted}.event_search SET bucket = 3 WHERE post_id = $1`, [created[1]!.id])).rejects.toThrow(/check constraint/);
+    } finally {
+      await older.close();
+      await dropSchema(db, schema);
+    }
   });
 
   it('finds a phrase with a space only within one column, never across the spaces that join them', async () => {
