@@ -20,7 +20,7 @@ import { applyFirstIds, type FirstIds } from './first-ids.js';
 import { LATEST_VERSION, migrateSchema, pendingMigrations, schemaVersion, type MigrateOptions, type MigrationResult } from './migrate.js';
 import { Notifications, type Unsubscribe } from './notifications.js';
 import { applicationPasswordRepository } from './repositories/site/application-passwords.js';
-import { CONFLICT_ATTEMPTS, conflictBackoff, type Db } from './repositories/db.js';
+import { advancingAfter, CONFLICT_ATTEMPTS, conflictBackoff, type Db } from './repositories/db.js';
 import { eventRepository } from './repositories/calendar/events.js';
 import { linkedRepository } from './repositories/calendar/linked-posts.js';
 import { optionRepository } from './repositories/site/options.js';
@@ -38,7 +38,10 @@ import type { SqlClient } from './sql/client.js';
 import { isRetryableConflict, isUniqueViolation } from './sql/errors.js';
 import type { Tables } from './tables.js';
 
-/** The write methods of the repositories: after each committed one, the change version advances. */
+/**
+ * The write methods of the repositories: after each one the change version advances, after a failed one too (see
+ * advancingAfter), as after a transaction.
+ */
 const WRITE_METHODS = ['create', 'update', 'delete', 'set', 'add', 'recordUse'] as const;
 
 function tracked<R extends object>(repository: R, changed: (scope: ChangeScope) => Promise<void>, scope: ChangeScope): R {
@@ -46,11 +49,7 @@ function tracked<R extends object>(repository: R, changed: (scope: ChangeScope) 
   for (const name of WRITE_METHODS) {
     const method = (repository as Record<string, unknown>)[name];
     if (typeof method !== 'function') continue;
-    out[name] = async (...args: unknown[]) => {
-      const result = await (method as (...a: unknown[]) => Promise<unknown>).apply(repository, args);
-      await changed(scope);
-      return result;
-    };
+    out[name] = (...args: unknown[]) => advancingAfter(() => (method as (...a: unknown[]) => Promise<unknown>).apply(repository, args), () => changed(scope));
   }
   return out as R;
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { isStoreError, type SiteStore } from '@siterest/core';
-import { newEvent, newOrganizer, newVenue, taxonomies } from '@siterest/core/testing';
+import { newAttachment, newEvent, newOrganizer, newVenue, taxonomies } from '@siterest/core/testing';
 import { postgresStore, type PostgresStore } from '../src/index.js';
 import { atomically, CONFLICT_ATTEMPTS } from '../src/repositories/db.js';
 import { isRetryableConflict } from '../src/sql/errors.js';
@@ -122,6 +122,36 @@ describe('multi-record writes', () => {
     const alive = await db.admin('SELECT pid FROM pg_stat_activity WHERE pid = ANY($1::int[])', [sessions]);
     expect(alive).toHaveLength(2);
     expect((await store.venues.get(a.id))?.title).toBe('A');
+  });
+
+  it('advances the change version after a single write that failed, which may have committed with its answer lost', async () => {
+    /** Runs `write` with the answer of each statement whose text has `marker` lost after it ran and committed. */
+    const answerLost = async (marker: string, write: () => Promise<unknown>) => {
+      const sql = store.sql;
+      const query = sql.query;
+      sql.query = (async (text: string, ...rest: unknown[]) => {
+        const rows = await (query as (...a: unknown[]) => Promise<unknown[]>).call(sql, text, ...rest);
+        if (text.includes(marker)) throw new Error('Connection terminated unexpectedly');
+        return rows;
+      }) as typeof query;
+      try {
+        await expect(write()).rejects.toThrow('Connection terminated');
+      } finally {
+        sql.query = query;
+      }
+    };
+    // A tracked repository's write (an option).
+    const options = await store.changeVersion(['options']);
+    await answerLost('.options (name, value)', () => store.options.set('single_event_slug', 'concerts'));
+    expect(await store.options.get('single_event_slug')).toBe('concerts');
+    // Without waiting for the failure: the advance comes soon after, and the caches read the new version.
+    await expect.poll(() => store.changeVersion(['options']), { timeout: 5_000 }).toBeGreaterThan(options);
+    // An attachment's delete, which advances the calendar's version itself (a list shows its image).
+    const image = await store.attachments.create(newAttachment());
+    const calendar = await store.changeVersion(['calendar']);
+    await answerLost("type = 'attachment'", () => store.attachments.delete(image.id));
+    expect(await store.attachments.get(image.id)).toBeNull();
+    await expect.poll(() => store.changeVersion(['calendar']), { timeout: 5_000 }).toBeGreaterThan(calendar);
   });
 
   it('keeps term counts exact under concurrent writers (atomic increments)', async () => {

@@ -9,7 +9,7 @@ import {
 import type { Row } from '../../sql/client.js';
 import { idValue, Params } from '../../sql/params.js';
 import { col } from '../columns.js';
-import { atomically, type Db } from '../db.js';
+import { advancingAfter, atomically, type Db } from '../db.js';
 import { countOf, pageWithTotal } from '../paging.js';
 import { insertPost, lockPost, readPost, readPosts, recordColumns, toRecord, updatePost } from '../post-rows.js';
 import type { PostType } from '../post-types.js';
@@ -88,19 +88,18 @@ export function attachmentRepository(db: Db, changed: () => Promise<void>): Atta
     create: (input: NewAttachment) =>
       atomically(db, async (tx) => fromStore((await readPost<AttachmentRecord>(tx, ATTACHMENT, await insertPost(tx, ATTACHMENT, toStore(input as unknown as Record<string, unknown>))))!)),
     update: async (id: number, patch: Patch<AttachmentRecord>) => {
-      const updated = await atomically(db, async (tx) => {
-        if (!(await lockPost(tx, ATTACHMENT, id))) throw new StoreError('not_found', `No attachment ${id}.`);
-        await updatePost(tx, ATTACHMENT, id, toStore(patch as Record<string, unknown>));
-        return fromStore((await readPost<AttachmentRecord>(tx, ATTACHMENT, id))!);
-      });
-      if (SHOWN.some((field) => patch[field] !== undefined)) await changed();
-      return updated;
+      const update = () =>
+        atomically(db, async (tx) => {
+          if (!(await lockPost(tx, ATTACHMENT, id))) throw new StoreError('not_found', `No attachment ${id}.`);
+          await updatePost(tx, ATTACHMENT, id, toStore(patch as Record<string, unknown>));
+          return fromStore((await readPost<AttachmentRecord>(tx, ATTACHMENT, id))!);
+        });
+      return SHOWN.some((field) => patch[field] !== undefined) ? advancingAfter(update, changed) : update();
     },
-    delete: async (id: number) => {
-      const gone = await db.sql.query(`DELETE FROM ${db.t.posts} WHERE id = $1::bigint AND type = 'attachment' RETURNING id`, [idValue(id)]);
-      if (gone.length) await changed();
-      return gone.length > 0;
-    },
+    // Advances the version after any delete, one that found nothing included: simpler than telling a failed one
+    // (which may have committed, see advancingAfter) from one that found nothing.
+    delete: (id: number) =>
+      advancingAfter(async () => (await db.sql.query(`DELETE FROM ${db.t.posts} WHERE id = $1::bigint AND type = 'attachment' RETURNING id`, [idValue(id)])).length > 0, changed),
     list: async (q: AttachmentQuery) => {
       const params = new Params();
       const where = listFilter(q, params);
