@@ -20,6 +20,23 @@ describe('VersionedLru', () => {
     expect(cache.get('a', 1)).toBe('a');
   });
 
+  it('keeps a new entry when every older one has been read since it came to the front', () => {
+    const cache = lru(3);
+    for (const key of ['a', 'b', 'c']) cache.set(key, 1, key, 1);
+    for (const key of ['a', 'b', 'c']) cache.get(key, 1);
+    cache.set('d', 1, 'd', 1);
+    // All three in use: d still gets in, and a, read longest ago, goes.
+    expect(cache.get('d', 1)).toBe('d');
+    expect(cache.get('a', 1)).toBeUndefined();
+    expect(cache.size.entries).toBe(3);
+    // Again with the entries left, all read: e gets in.
+    for (const key of ['b', 'c', 'd']) cache.get(key, 1);
+    cache.set('e', 1, 'e', 1);
+    expect(cache.get('e', 1)).toBe('e');
+    expect(cache.get('b', 1)).toBeUndefined();
+    expect(cache.size.entries).toBe(3);
+  });
+
   it('stays within its bounds when every entry has been read', () => {
     const cache = lru(50);
     for (let i = 0; i < 1000; i++) {

@@ -71,8 +71,10 @@ export class VersionedLru {
     this.bytes += bytes;
     while (this.entries.size > this.bounds.maxEntries || this.bytes > this.bounds.maxBytes) {
       const [oldestKey, oldest] = this.entries.entries().next().value!;
-      if (oldest.touched && oldestKey !== key) {
-        // Read since it came to the front: it goes to the back once, unmarked; the loop ends, as every entry is moved at most once.
+      // Read since it came to the front: it goes to the back once, unmarked. The entry being kept goes there too
+      // when every older one was read and went behind it: dropped at once, a new answer could never get in beside
+      // a set of answers all in use. The loop ends: every other entry is moved at most once, this one twice.
+      if (oldest.touched || (oldestKey === key && this.entries.size > 1)) {
         oldest.touched = false;
         this.entries.delete(oldestKey);
         this.entries.set(oldestKey, oldest);
