@@ -111,8 +111,8 @@ const BYTES_PER_JSON_CHAR = 4;
 /**
  * Recent answers, each kept with the change version of the data it depends on (store.changeVersion of its
  * scopes) and the settings it was computed with, and reused only while both are current and the answer is younger
- * than `maxAgeMs` — so an answer is never staler than the last committed write of any instance through siterest. The Events Calendar caches its
- * archive answers per user the same way, cleared on every save.
+ * than `maxAgeMs` — so an answer is never staler than the last committed write of any instance through siterest.
+ * The Events Calendar caches its archive answers per user the same way, cleared on every save.
  *
  * Keys are the JSON of everything an answer depends on besides the data, the caller's rights included (see
  * `callerKey`). Concurrent misses of one key at one version compute the answer once. Memory is bounded in entries

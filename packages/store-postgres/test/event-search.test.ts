@@ -159,7 +159,7 @@ describe('event_search', () => {
       expect(moved.rows).toEqual(moved.recomputed);
       const found = await older.events.list({ statuses: ['publish'], search: 'jazz', orderBy: 'start', offset: 0, limit: 10, startsAfter: '2028-10-01 00:00:00', startsBefore: '2028-12-31 00:00:00' });
       expect({ total: found.total, ids: found.items.map((e) => e.id) }).toEqual({ total: 1, ids: [created[0]!.id] });
-      // A row written by hand into the wrong partition's bucket is refused: every row stays where its start puts it.
+      // A bucket set by hand to another quarter is refused: every row stays in the partition its start names.
       await expect(db.admin(`UPDATE ${quoted}.event_search SET bucket = 3 WHERE post_id = $1`, [created[1]!.id])).rejects.toThrow(/check constraint/);
     } finally {
       await older.close();

@@ -1,5 +1,8 @@
 import type { Migration } from './migration.js';
 
+/** Bucket -1 and the 32 quarters of the eight-year cycle. */
+const QUARTER_BUCKETS = Array.from({ length: 33 }, (_, i) => i - 1);
+
 /**
  * event_search (migration 14) becomes a table partitioned by its quarter bucket, one partition per bucket, each with
  * its own trigram index in place of the partial ones.
@@ -27,9 +30,6 @@ import type { Migration } from './migration.js';
  * The rows are copied from the old table, which is then dropped, with `posts` and `events` locked against writes
  * as in migration 14: about 25 s at a million events on a two-core test machine, most of it building the indexes.
  */
-/** Bucket -1 and the 32 quarters of the eight-year cycle. */
-const QUARTER_BUCKETS = Array.from({ length: 33 }, (_, i) => i - 1);
-
 export const eventSearchByQuarter: Migration = {
   version: 67,
   name: 'event_search_by_quarter',
