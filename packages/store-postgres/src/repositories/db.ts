@@ -39,11 +39,11 @@ export async function atomically<T>(db: Db, work: (db: Db) => Promise<T>): Promi
   }
 }
 
-/** A SQL string literal for constants written in this package (never for input). */
 /**
  * Runs a write, then `changed` (which advances the change version the caches read); after a failed write too,
  * without making the failure wait for it: the write may have committed with its answer lost (a connection dropped
- * then), and an answer cached before it must not outlive it.
+ * then), and an answer cached before it must not outlive it. `changed` never rejects: an advance that fails is
+ * recorded as owed by the store itself (see PostgresStore.changeVersion).
  */
 export async function advancingAfter<T>(write: () => Promise<T>, changed: () => Promise<void>): Promise<T> {
   let result: T;
@@ -57,6 +57,7 @@ export async function advancingAfter<T>(write: () => Promise<T>, changed: () => 
   return result;
 }
 
+/** A SQL string literal for constants written in this package (never for input). */
 export function literal(value: string): string {
   return `'${value.replace(/'/g, "''")}'`;
 }
