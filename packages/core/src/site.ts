@@ -107,6 +107,9 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
   private readonly configured: Partial<SiteSettings>;
   private readonly nonceLifetime: number;
   private current: SiteSettings;
+  /** Settings reloads started, and the latest of them whose settings are `current` (see reloadSettings). */
+  private reloadsStarted = 0;
+  private reloadApplied = 0;
   private readiness: Promise<void> | null = null;
   private started = false;
   private startFailure: { at: number; error: unknown; logged: boolean } | null = null;
@@ -256,8 +259,16 @@ export class Site<FrameworkRequest = unknown> implements PipelineContext {
     return this.nonceKey;
   }
 
+  /**
+   * Reads the saved settings again (another instance's notice, or this one's update). Reloads can finish out of
+   * order, each read on its own pooled connection: what a reload started later read is never overwritten by one
+   * started earlier, which may have read before the latest write.
+   */
   async reloadSettings(): Promise<void> {
+    const ticket = ++this.reloadsStarted;
     const saved = await this.store.options.all();
+    if (ticket < this.reloadApplied) return;
+    this.reloadApplied = ticket;
     this.current = resolveSettings(saved, this.configured);
   }
 

@@ -54,6 +54,31 @@ describe('the site description and the error catalogue', () => {
     expect(await authorization()).toBe('https://moved.example/wp-admin/authorize-application.php');
   });
 
+  it('keeps the settings a later reload read when an earlier one finishes last', async () => {
+    const store = memoryStore();
+    const site = createSite({ store, logger: silentLogger, settings: {} });
+    await site.ready();
+    // The first reload reads the options, then its answer is held back (a slow pooled connection) until the
+    // second, which read after a write, has finished.
+    const readAll = store.options.all.bind(store.options);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let reads = 0;
+    store.options.all = async () => {
+      const saved = await readAll();
+      if (++reads === 1) await held;
+      return saved;
+    };
+    const first = site.reloadSettings();
+    await store.options.set('url', 'https://later.example');
+    await site.reloadSettings();
+    expect(site.settings.url).toBe('https://later.example');
+    release();
+    await first;
+    expect(reads).toBe(2);
+    expect(site.settings.url).toBe('https://later.example');
+  });
+
   it('answers an unexpected failure with the catalogue\'s internal error', async () => {
     const broken = defineNamespace({ namespace: 'broken/v1', routes: [{ path: '/boom', endpoints: [{ methods: READABLE, handler: () => { throw new Error('detail'); } }] }] });
     const site = createSite({ store: memoryStore(), logger: silentLogger, namespaces: [...builtInNamespaces(), broken] });
