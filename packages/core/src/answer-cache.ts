@@ -21,16 +21,19 @@ interface Encoding {
   text: string | null;
   bytes: Buffer | null;
   parts: readonly BodyPart[] | null;
+  /** When the oldest data among the pieces was read (see Fragment.builtAt); null when all of it was read now. */
+  builtAt: number | null;
 }
 
 /**
  * Records the JSON of `data` (a list put together from JSON fragments, see fragment-cache.ts) as the UTF-8 bytes
  * of its pieces, so they are written as they are, one after another; the whole is joined only when an answer
  * cache keeps it or something asks for it (`SiteResponse.bodyBytes`), and decoded only when asked for (`_jsonp`,
- * `SiteResponse.body`). Neither `data` nor the pieces may be changed afterwards.
+ * `SiteResponse.body`). Neither `data` nor the pieces may be changed afterwards. `builtAt`: when the oldest data
+ * among the pieces was read, where the pieces were kept (the age an answer cache keeps it with).
  */
-export function shareParts(data: object, parts: readonly BodyPart[]): void {
-  encodings.set(data, { text: null, bytes: null, parts });
+export function shareParts(data: object, parts: readonly BodyPart[], builtAt: number | null): void {
+  encodings.set(data, { text: null, bytes: null, parts, builtAt });
 }
 
 /** The UTF-8 bytes of pieces written one after another, copied into one buffer. */
@@ -183,10 +186,11 @@ export class AnswerCache {
 
   private keep(key: string, version: number, value: unknown, settings: unknown): void {
     let bytes = 0;
+    let storedAt: number | undefined;
     if (value instanceof ApiResponse && value.data !== null && typeof value.data === 'object') {
       // The same data may be kept under two keys (see RequestAnswer in http/pipeline.ts): encoded once.
       let known = encodings.get(value.data);
-      if (known === undefined) encodings.set(value.data, (known = { text: encodeJson(value.data), bytes: null, parts: null }));
+      if (known === undefined) encodings.set(value.data, (known = { text: encodeJson(value.data), bytes: null, parts: null, builtAt: null }));
       // A kept answer is sent again and again: as one buffer, joined once here rather than written piece by piece.
       if (known.parts) {
         bytesOf(known);
@@ -194,8 +198,10 @@ export class AnswerCache {
       }
       // UTF-8 bytes are at least as many as characters: counting them errs on the safe side.
       bytes = (known.bytes ? known.bytes.length : known.text!.length) * BYTES_PER_JSON_CHAR;
+      // Put together from kept fragments: as old as the oldest, so an outside write is seen within maxAgeMs.
+      if (known.builtAt !== null) storedAt = known.builtAt;
     }
-    this.kept.set(key, version, value, bytes, settings);
+    this.kept.set(key, version, value, bytes, settings, storedAt);
   }
 }
 

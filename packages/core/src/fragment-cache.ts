@@ -1,6 +1,7 @@
 import { shareParts } from './answer-cache.js';
 import { encodeJson } from './http/json.js';
 import type { BodyPart } from './http/request.js';
+import type { PostRecord } from './store/records.js';
 import { VersionedLru } from './util/versioned-lru.js';
 
 /** One record's wire object and its JSON, shared between requests and never changed. */
@@ -12,11 +13,53 @@ export interface Fragment {
    * without the comma), made the first time a list with this fragment is sent.
    */
   listed: Buffer | null;
+  /**
+   * The access state of each record the object was built from (the record, then each record it embeds, in the
+   * order its caller gives; holes where one was left out), four values a record: see {@link builtFrom}.
+   */
+  access: readonly unknown[];
+  /**
+   * When it was built, from records read then (site clock, milliseconds): its age, and that of answers put
+   * together from it, counts from then, so a write made outside siterest is seen within `maxAgeMs` however the
+   * fragment is found again.
+   */
+  builtAt: number;
 }
 
-/** A fragment for a record's wire object. */
-export function fragmentOf(data: Record<string, unknown>): Fragment {
-  return { data, json: encodeJson(data), listed: null };
+/** What decides who may read a post and whether its content is shown: read_post and edit_post, and its password. */
+export type AccessState = Pick<PostRecord, 'status' | 'authorId' | 'password' | 'trashedFrom'>;
+
+const ACCESS_FIELDS = 4;
+
+/** A fragment for a record's wire object, built from `sources` (see {@link Fragment.access}) read at `builtAt`. */
+export function fragmentOf(data: Record<string, unknown>, sources: ReadonlyArray<AccessState | undefined>, builtAt: number): Fragment {
+  const access = new Array<unknown>(sources.length * ACCESS_FIELDS);
+  for (let index = 0; index < sources.length; index++) {
+    const source = sources[index];
+    if (source === undefined) continue;
+    const at = index * ACCESS_FIELDS;
+    access[at] = source.status;
+    access[at + 1] = source.authorId;
+    access[at + 2] = source.password;
+    access[at + 3] = source.trashedFrom;
+  }
+  return { data, json: encodeJson(data), listed: null, access, builtAt };
+}
+
+/**
+ * Whether the `index`th record `fragment` was built from was in the same access state as the caller's `record`
+ * (or left out, as it is). A fragment is found by the caller's version and by how the caller sees the records (its
+ * key), but two requests at one version may read different states of a record: the version is read before the
+ * records, and a write can land in between (on PostgreSQL its commit comes before its advance). A visitor who read
+ * an event published would otherwise be given what an administrator built from the draft it has just become, or a
+ * text unlocked by a password that has just been added. With the states the same, the fragment was built from
+ * records this caller may see, and as it sees them.
+ */
+export function builtFrom(fragment: Fragment, index: number, record: AccessState | undefined): boolean {
+  const access = fragment.access;
+  const at = index * ACCESS_FIELDS;
+  if (record === undefined) return access[at] === undefined && at < access.length;
+  return access[at] === record.status && access[at + 1] === record.authorId && access[at + 2] === record.password && access[at + 3] === record.trashedFrom;
 }
 
 export interface FragmentCacheOptions {
@@ -80,15 +123,20 @@ function recordKey(kind: FragmentKind, id: number): FragmentKey {
  * A fragment is reused only under the change version of the data it was built from (store.changeVersion of the
  * calendar's scopes, read before the records were loaded) and the same settings object, and while younger than
  * `maxAgeMs`. The stores keep no per-record revision (terms have no modification date, and `post_modified` has
- * one-second resolution), so any write to the scope makes every fragment stale: never stale, at the price of
- * rebuilding after each write. The key holds what differs between callers (see events/routes.ts). Memory is
- * bounded in bytes, oldest use evicted first.
+ * one-second resolution), so any write to the scope seen by the version makes every fragment stale: at the price
+ * of rebuilding after each write. The key holds what differs between callers (see events/routes.ts); as records
+ * read at one version may differ in the write that has not advanced it yet, the caller also checks that the
+ * fragment was built from the access states it read ({@link builtFrom}). Memory is bounded in bytes, oldest use
+ * evicted first.
  */
 export class FragmentCache {
   private readonly kept: VersionedLru;
   private readonly roots = new Map<string, number>();
 
-  constructor(now: () => number, options: FragmentCacheOptions = {}) {
+  constructor(
+    private readonly now: () => number,
+    options: FragmentCacheOptions = {},
+  ) {
     this.kept = new VersionedLru(now, {
       maxEntries: Infinity,
       maxBytes: options.maxBytes ?? 16 * 1024 * 1024,
@@ -121,13 +169,24 @@ export class FragmentCache {
     this.keepFragment(key, version, settings, fragment);
   }
 
-  /** Keeps a fragment already kept (or just built) under another key too: another way of finding the same JSON. */
+  /**
+   * Keeps a fragment already kept (or just built) under another key too: another way of finding the same JSON,
+   * as old as the fragment (kept anew, it would outlive `maxAgeMs`).
+   */
   alias(key: FragmentKey, version: number, settings: object, fragment: Fragment): void {
     this.keepFragment(key, version, settings, fragment);
   }
 
+  /**
+   * A fragment of `data`, built now from `sources` just read from the store (see {@link fragmentOf}; the records
+   * this cache keeps only tell which fragment fits a caller, never what it shows).
+   */
+  build(data: Record<string, unknown>, sources: ReadonlyArray<AccessState | undefined>): Fragment {
+    return fragmentOf(data, sources, this.now());
+  }
+
   private keepFragment(key: FragmentKey, version: number, settings: object, fragment: Fragment): void {
-    this.keep(typeof key === 'number' ? key : `f ${key}`, version, settings, fragment, fragment.json.length * BYTES_PER_JSON_CHAR);
+    this.keep(typeof key === 'number' ? key : `f ${key}`, version, settings, fragment, fragment.json.length * BYTES_PER_JSON_CHAR, fragment.builtAt);
   }
 
   /**
@@ -140,16 +199,16 @@ export class FragmentCache {
   }
 
   keepRecord(kind: FragmentKind, id: number, version: number, settings: object, record: object): void {
-    this.keep(recordKey(kind, id), version, settings, record, JSON.stringify(record).length * BYTES_PER_JSON_CHAR);
+    this.keep(recordKey(kind, id), version, settings, record, JSON.stringify(record).length * BYTES_PER_JSON_CHAR, this.now());
   }
 
   clear(): void {
     this.kept.clear();
   }
 
-  private keep(key: FragmentKey, version: number, settings: object, value: unknown, size: number): void {
+  private keep(key: FragmentKey, version: number, settings: object, value: unknown, size: number, storedAt: number): void {
     if (typeof key === 'string' && key.length > MAX_KEY_CHARS) return;
-    this.kept.set(key, version, value, size, settings);
+    this.kept.set(key, version, value, size, settings, storedAt);
   }
 }
 
@@ -189,11 +248,13 @@ export function shareJoinedList(data: Record<string, unknown>, key: string, item
   }
   const parts = new Array<BodyPart>(items.length + 2);
   parts[0] = openingOf(key);
+  let builtAt: number | null = null;
   for (let index = 0; index < items.length; index++) {
     const item = items[index]!;
     const listed = (item.listed ??= Buffer.from(`,${item.json}`));
     parts[index + 1] = index ? listed : listed.subarray(1);
+    if (builtAt === null || item.builtAt < builtAt) builtAt = item.builtAt;
   }
   parts[items.length + 1] = closing;
-  shareParts(data, parts);
+  shareParts(data, parts, builtAt);
 }

@@ -50,7 +50,8 @@ export interface SiteContext {
    * (list routes; see answer-cache.ts), and keeps what it gives. The key parts must name everything the answer
    * depends on besides the data of `scopes`, the caller's rights included (`callerKey`). `compute` is given the
    * change version it runs at when the cache has read it (read before any data, so data built from it is never
-   * newer than it claims); `onVersion` learns the version the answer belongs to.
+   * older than it claims; it may be newer, as a write can land between the two reads); `onVersion` learns the
+   * version the answer belongs to.
    */
   cached<T>(keyParts: readonly unknown[], scopes: readonly ChangeScope[], compute: (version?: number) => Promise<T>, onVersion?: (version: number) => void): Promise<T>;
   /**

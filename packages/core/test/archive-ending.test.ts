@@ -10,7 +10,7 @@ const BASE = 'http://example.test/api/cal/events/v1/events/?per_page=2&start_dat
 /** A list answer put together as the events and linked lists do it, and its bytes. */
 function listBytes(restUrl: string, page: number, perPage: number, total: number, closing: 'given' | 'worked out'): { data: object; bytes: Buffer } {
   const ending = archiveEnding(restUrl, page, perPage, total);
-  const items = [fragmentOf({ id: 1, title: 'a/b' }), fragmentOf({ id: 2, title: 'é' })];
+  const items = [fragmentOf({ id: 1, title: 'a/b' }, [], 0), fragmentOf({ id: 2, title: 'é' }, [], 0)];
   const data = { events: items.map((item) => item.data), ...ending.after };
   shareJoinedList(data, 'events', items, closing === 'given' ? ending.closing : undefined);
   return { data, bytes: joinParts(sharedBytes(data) as readonly Uint8Array[]) };

@@ -37,7 +37,7 @@ describe('fragment keys', () => {
   it('keep fragments, text-keyed fragments and linked records apart', () => {
     const cache = new FragmentCache(() => 0);
     const settings = {};
-    const fragment = (name: string) => ({ data: { name }, json: JSON.stringify({ name }), listed: null });
+    const fragment = (name: string) => ({ data: { name }, json: JSON.stringify({ name }), listed: null, access: [], builtAt: 0 });
     const key = fragmentKey(FRAGMENT_KINDS.venue, 12, 0, 0)!;
     cache.set(key, 1, settings, fragment('numbered'));
     cache.set(String(key), 1, settings, fragment('text'));

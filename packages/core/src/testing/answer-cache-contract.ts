@@ -355,6 +355,37 @@ export function answerCacheContractSuite(name: string, harness: AnswerCacheHarne
       if (harness.writeOutside) expect(later.body).toContain('Renamed elsewhere');
     });
 
+    // The store answers at the same version with other data, as after SQL run outside siterest: an answer put
+    // together from kept event fragments, or a fragment found again under another key, is as old as the data it
+    // was built from, and no answer shows data read longer ago than the age limit.
+    it('serves nothing read longer ago than its age limit, though answers and fragments are put together again', async () => {
+      const open = await store.events.create(event('Open', 1));
+      await store.events.create(event('Second', 2));
+      const events = store.events;
+      const list = events.list;
+      let renamed = false;
+      events.list = async (query: EventQuery) => {
+        const page = await list.call(events, query);
+        return renamed ? { ...page, items: page.items.map((item) => (item.id === open.id ? { ...item, title: 'Renamed elsewhere' } : item)) } : page;
+      };
+      try {
+        const subscriber = { ...LIST, headers: { 'x-role': 'subscriber' } };
+        expect((await site.handle(subscriber)).body).toContain('Open');
+        renamed = true;
+        clock.advance(20_000);
+        // Another caller's list: no answer kept for it, the events' fragments found and kept for anonymous lists.
+        expect((await site.handle(LIST)).body).toContain('Open');
+        clock.advance(25_000);
+        const pageOfOne = await site.handle({ ...LIST, query: 'per_page=1' });
+        expect(pageOfOne.body).toContain('Renamed elsewhere');
+        const whole = await site.handle(LIST);
+        expect(whole.body).toContain('Renamed elsewhere');
+        expect(whole.body).not.toContain('"Open"');
+      } finally {
+        events.list = list;
+      }
+    });
+
     if (harness.breakCalendarVersion) {
       const breakVersion = harness.breakCalendarVersion;
       it('serves no cached answer after a write whose version advance failed', async () => {

@@ -13,6 +13,13 @@ export interface FragmentCacheHarness {
 }
 
 const START = '2026-11-21T16:41:37Z';
+
+/** A promise and what fulfils it, to hold a request at a point of its work. */
+function gate(): { promise: Promise<void>; open: () => void } {
+  let open!: () => void;
+  const promise = new Promise<void>((resolve) => (open = resolve));
+  return { promise, open };
+}
 const LIST = { method: 'GET', path: '/cal/events/v1/events', query: '', headers: {} as Record<string, string> };
 
 /**
@@ -121,6 +128,83 @@ export function fragmentCacheContractSuite(name: string, harness: FragmentCacheH
       expect(await list('password=pw')).toContain('SECRET CONTENT');
     });
 
+    // Two requests at one change version can read different states of a record: the version is read before the
+    // records, and a write can land in between. A visitor's list that read an event published must not be given
+    // what an administrator's list built from the draft, or the newly locked text, it has just become.
+    it('never serves a fragment built from a state of the event or its venue the caller did not read', async () => {
+      const venue = await store.venues.create(newVenue({ title: 'Main Hall', content: 'Hall notes' }));
+      const created = await store.events.create(newEvent({ title: 'Public title', content: 'Public text', venueIds: [venue.id] }));
+      const admin = { id: 1, login: 'admin', roles: ['administrator'] };
+      const VENUES = '/cal/events/v1/venues';
+      const changes = [
+        {
+          what: 'the event made a draft',
+          paths: [LIST.path],
+          write: () => store.events.update(created.id, { status: 'draft', title: 'SECRET DRAFT', content: 'SECRET TEXT' }),
+          undo: () => store.events.update(created.id, { status: 'publish', title: 'Public title', content: 'Public text' }),
+        },
+        {
+          what: 'the event locked',
+          paths: [LIST.path],
+          write: () => store.events.update(created.id, { password: 'pw', content: 'SECRET TEXT' }),
+          undo: () => store.events.update(created.id, { password: '', content: 'Public text' }),
+        },
+        {
+          what: 'the venue locked',
+          paths: [VENUES],
+          write: () => store.venues.update(venue.id, { password: 'pw', content: 'SECRET TEXT' }),
+          undo: () => store.venues.update(venue.id, { password: '', content: 'Hall notes' }),
+        },
+      ];
+      await site.ready();
+      await plain.ready();
+      for (const change of changes) {
+        for (const path of change.paths) {
+          const what = `${change.what}, ${path}`;
+          const repository: { list(query: never): unknown } = path === VENUES ? store.venues : store.events;
+          const read = repository.list;
+          const visitorRead = gate();
+          const adminWaits = gate();
+          const adminMayRead = gate();
+          const visitorMayGoOn = gate();
+          let calls = 0;
+          // The visitor's list reads its records, then waits before it serializes them; the administrator's list
+          // reads its version, then waits for the write before it reads its records.
+          repository.list = async (query: never) => {
+            const call = ++calls;
+            if (call === 2) {
+              adminWaits.open();
+              await adminMayRead.promise;
+            }
+            const records = await read.call(repository, query);
+            if (call === 1) {
+              visitorRead.open();
+              await visitorMayGoOn.promise;
+            }
+            return records;
+          };
+          try {
+            const visitor = site.handle({ ...LIST, path });
+            await visitorRead.promise;
+            const administrator = site.handle({ ...LIST, path, query: 'context=edit', principal: admin });
+            await adminWaits.promise;
+            await change.write();
+            adminMayRead.open();
+            expect((await administrator).body, what).toContain('SECRET');
+            visitorMayGoOn.open();
+            const seen = await visitor;
+            expect(seen.status, what).toBe(200);
+            expect(seen.body, what).toContain(path === VENUES ? 'Hall notes' : 'Public text');
+            expect(seen.body, what).not.toContain('SECRET');
+          } finally {
+            repository.list = read;
+          }
+          expect(await list('', path), what).not.toContain('SECRET');
+          await change.undo();
+        }
+      }
+    });
+
     it('keys an event by how the caller sees each of its linked records, with few of them or many', async () => {
       const shown = await store.organizers.create(newOrganizer({ title: 'Open Org' }));
       const draft = await store.organizers.create(newOrganizer({ title: 'Draft Org', status: 'draft' }));
@@ -163,7 +247,7 @@ export function fragmentCacheContractSuite(name: string, harness: FragmentCacheH
     it('is bounded in bytes', () => {
       const cache = new FragmentCache(() => 0, { maxBytes: 1_000_000 });
       const json = JSON.stringify({ text: 'x'.repeat(3_000) });
-      for (let i = 0; i < 200; i++) cache.set(`event ${i}`, 1, cache, { data: {}, json, listed: null });
+      for (let i = 0; i < 200; i++) cache.set(`event ${i}`, 1, cache, { data: {}, json, listed: null, access: [], builtAt: 0 });
       expect(cache.size.bytes).toBeLessThanOrEqual(1_000_000);
       expect(cache.size.entries).toBeGreaterThan(0);
       expect(cache.size.entries).toBeLessThan(200);

@@ -60,14 +60,17 @@ export class VersionedLru {
     return this.entries.get(key)?.value;
   }
 
-  /** Keeps `value` (estimated at `size` bytes) unless it is too large or a newer version is already kept. */
-  set(key: string | number, version: number, value: unknown, size: number, tag?: unknown): void {
+  /**
+   * Keeps `value` (estimated at `size` bytes) unless it is too large or a newer version is already kept. Its age
+   * counts from `storedAt` (now): a value put together from older ones is no younger than they are.
+   */
+  set(key: string | number, version: number, value: unknown, size: number, tag?: unknown, storedAt: number = this.now()): void {
     const bytes = (typeof key === 'string' ? key.length : 8) + 64 + size;
     if (bytes > this.bounds.maxBytes / this.bounds.largestShare) return;
     const old = this.entries.get(key);
     if (old && old.version > version) return;
     if (old) this.drop(key, old);
-    this.entries.set(key, { version, tag, storedAt: this.now(), bytes, value, touched: false });
+    this.entries.set(key, { version, tag, storedAt, bytes, value, touched: false });
     this.bytes += bytes;
     while (this.entries.size > this.bounds.maxEntries || this.bytes > this.bounds.maxBytes) {
       const [oldestKey, oldest] = this.entries.entries().next().value!;

@@ -1,5 +1,5 @@
 import { callerKey } from '../../../answer-cache.js';
-import { FRAGMENT_KINDS, fragmentKey, fragmentOf, shareJoinedList, type Fragment, type FragmentCache, type FragmentKey } from '../../../fragment-cache.js';
+import { builtFrom, FRAGMENT_KINDS, fragmentKey, shareJoinedList, type AccessState, type Fragment, type FragmentCache, type FragmentKey } from '../../../fragment-cache.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond, type ApiResponse } from '../../../http/api-response.js';
 import { intval } from '../../../http/php.js';
@@ -132,7 +132,7 @@ function wireList(request: ApiRequest, events: EventRecord[], version: number | 
   if (!fragments || version === undefined) return wire(request, events, false).then((data) => ({ data, fragments: null }));
   const anonymous = anonymousKeys(request, fragments, events);
   if (anonymous) {
-    const found = anonymousFragments(request, fragments, anonymous, version);
+    const found = anonymousFragments(request, fragments, events, anonymous, version);
     if (found) return { data: found.map((fragment) => fragment.data), fragments: found };
   }
   return andThen(readableLinked(request, fragments, events, version), (linked) => fragmentsOf(request, fragments, events, version, linked, anonymous));
@@ -156,16 +156,32 @@ function anonymousKeys(request: ApiRequest, fragments: FragmentCache, events: re
   return keys;
 }
 
-/** Every event's fragment under its anonymous key, or null when one is missing. */
-function anonymousFragments(request: ApiRequest, fragments: FragmentCache, keys: readonly FragmentKey[], version: number): Fragment[] | null {
+/**
+ * Every event's fragment under its anonymous key, or null when one is missing or was built from another state of
+ * its event (see builtFrom). Its venues and organizers were checked by the anonymous list that kept it there.
+ */
+function anonymousFragments(request: ApiRequest, fragments: FragmentCache, events: readonly EventRecord[], keys: readonly FragmentKey[], version: number): Fragment[] | null {
   const settings = request.site.settings;
   const found: Fragment[] = [];
   for (let i = 0; i < keys.length; i++) {
     const fragment = fragments.get(keys[i]!, version, settings);
-    if (!fragment) return null;
+    if (!fragment || !builtFrom(fragment, 0, events[i]!)) return null;
     found.push(fragment);
   }
   return found;
+}
+
+/**
+ * Whether `fragment` was built from `event` and its venues and organizers in the access states the caller read
+ * them in (builtFrom): the event first, then its venues and organizers in its order, as fragmentsOf gives them.
+ */
+function builtFromLinked(fragment: Fragment, event: EventRecord, linked: LinkedRecords): boolean {
+  if (!builtFrom(fragment, 0, event)) return false;
+  const venueIds = event.venueIds;
+  const organizerIds = event.organizerIds;
+  for (let i = 0; i < venueIds.length; i++) if (!builtFrom(fragment, 1 + i, linked.venues.get(venueIds[i]!))) return false;
+  for (let i = 0; i < organizerIds.length; i++) if (!builtFrom(fragment, 1 + venueIds.length + i, linked.organizers.get(organizerIds[i]!))) return false;
+  return true;
 }
 
 interface ListedEvents {
@@ -210,7 +226,8 @@ function fragmentsOf(
       for (const id of organizerIds) text += ` o${seen(linked.organizers.get(id))}`;
       key = text;
     }
-    const fragment = fragments.get(key, version, settings);
+    let fragment = fragments.get(key, version, settings);
+    if (fragment && !builtFromLinked(fragment, event, linked)) fragment = undefined;
     keys.push(key);
     found.push(fragment);
     if (!fragment) (missing ??= []).push(event);
@@ -227,7 +244,10 @@ function fragmentsOf(
       if (found[index]) return;
       const redact = !unlocked(request, EVENTS, event);
       const object = serializeEvent(event, relations, { settings, apiRoot, media, withJsonLd: false, linkedUnlocked, redact });
-      const fragment = fragmentOf(object);
+      const sources: Array<AccessState | undefined> = [event];
+      for (const id of event.venueIds) sources.push(relations.venues.get(id));
+      for (const id of event.organizerIds) sources.push(relations.organizers.get(id));
+      const fragment = fragments.build(object, sources);
       fragments.set(keys[index]!, version, settings, fragment);
       found[index] = fragment;
     });

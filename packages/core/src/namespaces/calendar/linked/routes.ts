@@ -2,7 +2,7 @@ import { callerKey } from '../../../answer-cache.js';
 import type { ArgSpec } from '../../../args/spec.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond, type ApiResponse } from '../../../http/api-response.js';
-import { FRAGMENT_KINDS, fragmentKey, fragmentOf, shareJoinedList, type Fragment } from '../../../fragment-cache.js';
+import { builtFrom, FRAGMENT_KINDS, fragmentKey, shareJoinedList, type Fragment } from '../../../fragment-cache.js';
 import { intval } from '../../../http/php.js';
 import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type RouteDefinition } from '../../../registry/types.js';
 import type { PostRouteDocs } from '../posts/types.js';
@@ -107,7 +107,10 @@ function manyListed(request: ApiRequest, kind: AnyLinkedKind, records: LinkedRec
     const variant = unlocked(request, kind, record) ? 0 : 1;
     return fragmentKey(code, record.id, 0, variant) ?? `${kind.type} ${record.id} ${variant}`;
   });
-  const found: Array<Fragment | undefined> = keys.map((key) => fragments.get(key, version, settings));
+  const found: Array<Fragment | undefined> = keys.map((key, index) => {
+    const fragment = fragments.get(key, version, settings);
+    return fragment && builtFrom(fragment, 0, records[index]!) ? fragment : undefined;
+  });
   const listed = () => ({ data: found.map((fragment) => fragment!.data), fragments: found as Fragment[] });
   const missing = records.filter((_, index) => !found[index]);
   if (!missing.length) return listed();
@@ -116,7 +119,7 @@ function manyListed(request: ApiRequest, kind: AnyLinkedKind, records: LinkedRec
     records.forEach((_, index) => {
       if (found[index]) return;
       const object = built[next++]!;
-      const fragment = fragmentOf(object);
+      const fragment = fragments.build(object, [records[index]!]);
       fragments.set(keys[index]!, version, settings, fragment);
       found[index] = fragment;
     });
