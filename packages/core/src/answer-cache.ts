@@ -1,4 +1,4 @@
-import type { Principal } from './auth/principal.js';
+import { capOverride, type Principal } from './auth/principal.js';
 import { ApiResponse } from './http/api-response.js';
 import { encodeJson } from './http/json.js';
 import type { ChangeScope } from './store/change-scopes.js';
@@ -222,6 +222,14 @@ function keyText(scopes: readonly ChangeScope[], parts: readonly unknown[]): str
  */
 export function callerKey(principal: Principal | null): unknown {
   if (!principal) return 0;
-  const caps = principal.caps ? Object.entries(principal.caps).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)) : [];
-  return [principal.id, [...principal.roles].sort(), caps];
+  // The overrides as capOverride reads them: every own name (enumerable or not), booleans only.
+  const overrides: Array<[string, boolean]> = [];
+  const caps = principal.caps;
+  if (caps !== null && typeof caps === 'object') {
+    for (const name of Object.getOwnPropertyNames(caps).sort()) {
+      const override = capOverride(principal, name);
+      if (override !== undefined) overrides.push([name, override]);
+    }
+  }
+  return [principal.id, [...principal.roles].sort(), overrides];
 }

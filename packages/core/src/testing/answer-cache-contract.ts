@@ -279,6 +279,11 @@ export function answerCacheContractSuite(name: string, harness: AnswerCacheHarne
       expect(callerKey({ ...base, caps: { read_private_posts: true } })).not.toEqual(callerKey(base));
       expect(callerKey({ ...base, roles: ['administrator'] })).not.toEqual(callerKey(base));
       expect(callerKey(null)).not.toEqual(callerKey({ ...base, id: 0 }));
+      // Every own override counts (capOverride honours them all), not only those a loop over the object sees;
+      // and one that is no boolean is none, as for capOverride.
+      const hidden = Object.defineProperty({}, 'read_private_posts', { value: true, enumerable: false });
+      expect(callerKey({ ...base, caps: hidden })).toEqual(callerKey({ ...base, caps: { read_private_posts: true } }));
+      expect(callerKey({ ...base, caps: { read_private_posts: 'yes' } as never })).toEqual(callerKey(base));
     });
 
     it('does not keep answers to requests whose key material is unbounded', async () => {
