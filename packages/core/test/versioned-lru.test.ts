@@ -46,4 +46,20 @@ describe('VersionedLru', () => {
     }
     expect(cache.get('k999', 1)).toBe(999);
   });
+
+  it('reuses an entry only while its age, counted from when its value was made, is within the limit', () => {
+    let now = 10_000;
+    const cache = new VersionedLru(() => now, { maxEntries: 10, maxBytes: 1_000_000, largestShare: 1, maxAgeMs: 1000 });
+    cache.set('fresh', 1, 'fresh', 1);
+    cache.set('made earlier', 1, 'made earlier', 1, undefined, now - 900);
+    now += 500;
+    expect(cache.get('fresh', 1)).toBe('fresh');
+    // Kept 500 ms ago, but made 1,400 ms ago.
+    expect(cache.get('made earlier', 1)).toBeUndefined();
+    cache.set('again', 1, 'again', 1);
+    // A clock set back (a time sync) does not make entries live longer than the limit: they are dropped.
+    now -= 5_000;
+    expect(cache.get('again', 1)).toBeUndefined();
+    expect(cache.get('fresh', 1)).toBeUndefined();
+  });
 });

@@ -47,7 +47,9 @@ export class VersionedLru {
   get(key: string | number, version: number, tag?: unknown): unknown {
     const hit = this.entries.get(key);
     if (!hit) return undefined;
-    if (hit.version === version && hit.tag === tag && this.now() - hit.storedAt < this.bounds.maxAgeMs) {
+    // A negative age is a clock set back: nothing says how old the entry is, so it is dropped.
+    const age = this.now() - hit.storedAt;
+    if (hit.version === version && hit.tag === tag && age >= 0 && age < this.bounds.maxAgeMs) {
       hit.touched = true;
       return hit.value;
     }
