@@ -14,8 +14,9 @@ export interface Fragment {
    */
   listed: Buffer | null;
   /**
-   * The access state of each record the object was built from (the record, then each record it embeds, in the
-   * order its caller gives; holes where one was left out), four values a record: see {@link builtFrom}.
+   * The id and access state of each record the object was built from (the record, then each record it links to,
+   * in the order its caller gives; only the id of one left out), {@link ACCESS_FIELDS} values a record: see
+   * {@link builtFrom}.
    */
   access: readonly unknown[];
   /**
@@ -26,40 +27,67 @@ export interface Fragment {
   builtAt: number;
 }
 
-/** What decides who may read a post and whether its content is shown: read_post and edit_post, and its password. */
-export type AccessState = Pick<PostRecord, 'status' | 'authorId' | 'password' | 'trashedFrom'>;
+/**
+ * A record's id and what decides who may read it and whether its content is shown: read_post and edit_post, and
+ * its password.
+ */
+export type AccessState = Pick<PostRecord, 'id' | 'status' | 'authorId' | 'password' | 'trashedFrom'>;
 
-const ACCESS_FIELDS = 4;
+/**
+ * A record a fragment is built from: the record as read, or the id of a linked record left out of it (the caller
+ * may not read it, or it is gone).
+ */
+export type FragmentSource = AccessState | number;
+
+const ACCESS_FIELDS = 5;
 
 /** A fragment for a record's wire object, built from `sources` (see {@link Fragment.access}) read at `builtAt`. */
-export function fragmentOf(data: Record<string, unknown>, sources: ReadonlyArray<AccessState | undefined>, builtAt: number): Fragment {
+export function fragmentOf(data: Record<string, unknown>, sources: readonly FragmentSource[], builtAt: number): Fragment {
   const access = new Array<unknown>(sources.length * ACCESS_FIELDS);
   for (let index = 0; index < sources.length; index++) {
-    const source = sources[index];
-    if (source === undefined) continue;
+    const source = sources[index]!;
     const at = index * ACCESS_FIELDS;
-    access[at] = source.status;
-    access[at + 1] = source.authorId;
-    access[at + 2] = source.password;
-    access[at + 3] = source.trashedFrom;
+    if (typeof source === 'number') {
+      access[at] = source;
+      continue;
+    }
+    access[at] = source.id;
+    access[at + 1] = source.status;
+    access[at + 2] = source.authorId;
+    access[at + 3] = source.password;
+    access[at + 4] = source.trashedFrom;
   }
   return { data, json: encodeJson(data), listed: null, access, builtAt };
 }
 
+/** How many records `fragment` was built from: a caller checks each of them with {@link builtFrom}. */
+export function sourceCount(fragment: Fragment): number {
+  return fragment.access.length / ACCESS_FIELDS;
+}
+
 /**
- * Whether the `index`th record `fragment` was built from was in the same access state as the caller's `record`
- * (or left out, as it is). A fragment is found by the caller's version and by how the caller sees the records (its
- * key), but two requests at one version may read different states of a record: the version is read before the
- * records, and a write can land in between (on PostgreSQL its commit comes before its advance). A visitor who read
- * an event published would otherwise be given what an administrator built from the draft it has just become, or a
- * text unlocked by a password that has just been added. With the states the same, the fragment was built from
- * records this caller may see, and as it sees them.
+ * Whether the `index`th record `fragment` was built from is the caller's `source`, in the same access state (or
+ * left out, as it is). A fragment is found by the caller's version and by how the caller sees the records (its
+ * key), but two requests at one version may read different records: the version is read before the records, and a
+ * write can land in between (on PostgreSQL its commit comes before its advance; SQL run outside siterest does not
+ * advance it at all). A visitor who read an event published would otherwise be given what an administrator built
+ * from the draft it has just become, or a text unlocked by a password that has just been added; and where the
+ * records an event links to changed, two ways of seeing them could share a key. With every record (the caller also
+ * checks {@link sourceCount}) and its state the same, the fragment was built from records this caller may see, and
+ * as it sees them.
  */
-export function builtFrom(fragment: Fragment, index: number, record: AccessState | undefined): boolean {
+export function builtFrom(fragment: Fragment, index: number, source: FragmentSource): boolean {
   const access = fragment.access;
   const at = index * ACCESS_FIELDS;
-  if (record === undefined) return access[at] === undefined && at < access.length;
-  return access[at] === record.status && access[at + 1] === record.authorId && access[at + 2] === record.password && access[at + 3] === record.trashedFrom;
+  if (at >= access.length) return false;
+  if (typeof source === 'number') return access[at] === source && access[at + 1] === undefined;
+  return (
+    access[at] === source.id &&
+    access[at + 1] === source.status &&
+    access[at + 2] === source.authorId &&
+    access[at + 3] === source.password &&
+    access[at + 4] === source.trashedFrom
+  );
 }
 
 export interface FragmentCacheOptions {
@@ -181,7 +209,7 @@ export class FragmentCache {
    * A fragment of `data`, built now from `sources` just read from the store (see {@link fragmentOf}; the records
    * this cache keeps only tell which fragment fits a caller, never what it shows).
    */
-  build(data: Record<string, unknown>, sources: ReadonlyArray<AccessState | undefined>): Fragment {
+  build(data: Record<string, unknown>, sources: readonly FragmentSource[]): Fragment {
     return fragmentOf(data, sources, this.now());
   }
 

@@ -205,6 +205,51 @@ export function fragmentCacheContractSuite(name: string, harness: FragmentCacheH
       }
     });
 
+    // The store gives an event's links differently at one version (SQL run outside siterest, or a write that has
+    // not advanced the version yet): the fragment a caller with the password got, with the venue, must not reach
+    // callers without it, who read no venue; and the two ways of seeing the event keep a fragment each.
+    it('never serves a fragment built from other linked records than the caller read', async () => {
+      const venue = await store.venues.create(newVenue({ title: 'Main Hall' }));
+      const locked = await store.events.create(newEvent({ title: 'Locked', password: 'pw', content: 'SECRET CONTENT', venueIds: [venue.id] }));
+      await site.ready();
+      await plain.ready();
+      const events = store.events;
+      const read = events.list;
+      let unlinked = false;
+      let links: number[] | null = null;
+      events.list = async (query) => {
+        const page = await read.call(events, query);
+        const venueIds = unlinked ? [] : links;
+        return venueIds ? { ...page, items: page.items.map((item) => (item.id === locked.id ? { ...item, venueIds } : item)) } : page;
+      };
+      try {
+        expect(await list('password=pw')).toContain('SECRET CONTENT');
+        unlinked = true;
+        expect(await list('password=wrong')).not.toContain('SECRET CONTENT');
+        const before = built;
+        for (let round = 0; round < 2; round++) {
+          unlinked = false;
+          expect(await list('password=pw')).toContain('Main Hall');
+          unlinked = true;
+          expect(await list('password=wrong')).not.toContain('Main Hall');
+        }
+        expect(built).toBe(before);
+        expect(await list()).not.toContain('SECRET CONTENT');
+        unlinked = false;
+        // Another venue in the same place of the event, in the same state: the fragment with the first is not it.
+        const side = await store.venues.create(newVenue({ title: 'Side Room' }));
+        await plain.ready();
+        links = [venue.id];
+        expect(await list('password=pw')).toContain('Main Hall');
+        links = [side.id];
+        const relinked = await list('password=pw');
+        expect(relinked).toContain('Side Room');
+        expect(relinked).not.toContain('Main Hall');
+      } finally {
+        events.list = read;
+      }
+    });
+
     it('keys an event by how the caller sees each of its linked records, with few of them or many', async () => {
       const shown = await store.organizers.create(newOrganizer({ title: 'Open Org' }));
       const draft = await store.organizers.create(newOrganizer({ title: 'Draft Org', status: 'draft' }));

@@ -1,5 +1,5 @@
 import { callerKey } from '../../../answer-cache.js';
-import { builtFrom, FRAGMENT_KINDS, fragmentKey, shareJoinedList, type AccessState, type Fragment, type FragmentCache, type FragmentKey } from '../../../fragment-cache.js';
+import { builtFrom, FRAGMENT_KINDS, fragmentKey, shareJoinedList, sourceCount, type Fragment, type FragmentCache, type FragmentKey, type FragmentSource } from '../../../fragment-cache.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond, type ApiResponse } from '../../../http/api-response.js';
 import { intval } from '../../../http/php.js';
@@ -123,9 +123,12 @@ interface LinkedRecords {
 /**
  * The wire objects of a page of events and their JSON, each reused from the fragment cache when it was built at
  * `version` for a caller who sees the same: whether the event is redacted (password), which of its venue and
- * organizers are shown and which of those are redacted. Everything else the object depends on is the records
- * and settings, which the version and the settings object stand for. Terms and images are read only for the
- * events whose fragment is missing.
+ * organizers are shown and which of those are redacted; and from the same records in the same access states
+ * (builtFrom). Everything else the object depends on is the records and settings, which the version and the
+ * settings object stand for (up to a write landing after the version was read, or made outside siterest: such a
+ * fragment may show a newer or older state of a record, but only as a caller who sees it like this one was given
+ * it). Terms and images are
+ * read only for the events whose fragment is missing.
  */
 function wireList(request: ApiRequest, events: EventRecord[], version: number | undefined): Maybe<ListedEvents> {
   const fragments = request.site.fragments;
@@ -158,7 +161,8 @@ function anonymousKeys(request: ApiRequest, fragments: FragmentCache, events: re
 
 /**
  * Every event's fragment under its anonymous key, or null when one is missing or was built from another state of
- * its event (see builtFrom). Its venues and organizers were checked by the anonymous list that kept it there.
+ * its event (see builtFrom). Its venues and organizers were checked by the anonymous list that kept it there: if
+ * they changed since, it shows them as that list was given them (an anonymous caller's view of an older state).
  */
 function anonymousFragments(request: ApiRequest, fragments: FragmentCache, events: readonly EventRecord[], keys: readonly FragmentKey[], version: number): Fragment[] | null {
   const settings = request.site.settings;
@@ -172,15 +176,22 @@ function anonymousFragments(request: ApiRequest, fragments: FragmentCache, event
 }
 
 /**
- * Whether `fragment` was built from `event` and its venues and organizers in the access states the caller read
- * them in (builtFrom): the event first, then its venues and organizers in its order, as fragmentsOf gives them.
+ * Whether `fragment` was built from `event` and the very venues and organizers it links to, in the access states
+ * the caller read them in (builtFrom): the event first, then its venues and organizers in its order, as
+ * fragmentsOf gives them.
  */
 function builtFromLinked(fragment: Fragment, event: EventRecord, linked: LinkedRecords): boolean {
-  if (!builtFrom(fragment, 0, event)) return false;
   const venueIds = event.venueIds;
   const organizerIds = event.organizerIds;
-  for (let i = 0; i < venueIds.length; i++) if (!builtFrom(fragment, 1 + i, linked.venues.get(venueIds[i]!))) return false;
-  for (let i = 0; i < organizerIds.length; i++) if (!builtFrom(fragment, 1 + venueIds.length + i, linked.organizers.get(organizerIds[i]!))) return false;
+  if (sourceCount(fragment) !== 1 + venueIds.length + organizerIds.length || !builtFrom(fragment, 0, event)) return false;
+  for (let i = 0; i < venueIds.length; i++) {
+    const id = venueIds[i]!;
+    if (!builtFrom(fragment, 1 + i, linked.venues.get(id) ?? id)) return false;
+  }
+  for (let i = 0; i < organizerIds.length; i++) {
+    const id = organizerIds[i]!;
+    if (!builtFrom(fragment, 1 + venueIds.length + i, linked.organizers.get(id) ?? id)) return false;
+  }
   return true;
 }
 
@@ -188,6 +199,9 @@ interface ListedEvents {
   data: Array<Record<string, unknown>>;
   fragments: Fragment[] | null;
 }
+
+/** Where the numeric key variants of an event with 0–4 linked records start: 3^n - 1. */
+const LINKED_OFFSETS = [0, 2, 8, 26, 80] as const;
 
 function fragmentsOf(
   request: ApiRequest,
@@ -211,14 +225,16 @@ function fragmentsOf(
     const redacted = unlocked(request, EVENTS, event) ? 0 : 1;
     const venueIds = event.venueIds;
     const organizerIds = event.organizerIds;
-    // With up to four linked records (almost every event), how the caller sees the event is one number below 162:
-    // the record fixes how many venues and organizers there are, so each position's state is one base-3 digit.
+    // With up to four linked records (almost every event), how the caller sees the event is one number below 242:
+    // the redaction, then one base-3 digit per linked record, offset by 3^n - 1 for n linked records (the numbers
+    // of fewer records come below), so callers who read different numbers of them never share a key.
     let key: FragmentKey | null = null;
-    if (venueIds.length + organizerIds.length <= 4) {
+    const linkedCount = venueIds.length + organizerIds.length;
+    if (linkedCount <= 4) {
       let variant = redacted;
       for (let i = 0; i < venueIds.length; i++) variant = variant * 3 + seen(linked.venues.get(venueIds[i]!));
       for (let i = 0; i < organizerIds.length; i++) variant = variant * 3 + seen(linked.organizers.get(organizerIds[i]!));
-      key = fragmentKey(FRAGMENT_KINDS.event, event.id, root, variant);
+      key = fragmentKey(FRAGMENT_KINDS.event, event.id, root, variant + LINKED_OFFSETS[linkedCount]!);
     }
     if (key === null) {
       let text = `${apiRoot} ${event.id} ${redacted}`;
@@ -244,9 +260,9 @@ function fragmentsOf(
       if (found[index]) return;
       const redact = !unlocked(request, EVENTS, event);
       const object = serializeEvent(event, relations, { settings, apiRoot, media, withJsonLd: false, linkedUnlocked, redact });
-      const sources: Array<AccessState | undefined> = [event];
-      for (const id of event.venueIds) sources.push(relations.venues.get(id));
-      for (const id of event.organizerIds) sources.push(relations.organizers.get(id));
+      const sources: FragmentSource[] = [event];
+      for (const id of event.venueIds) sources.push(relations.venues.get(id) ?? id);
+      for (const id of event.organizerIds) sources.push(relations.organizers.get(id) ?? id);
       const fragment = fragments.build(object, sources);
       fragments.set(keys[index]!, version, settings, fragment);
       found[index] = fragment;

@@ -2,7 +2,7 @@ import { callerKey } from '../../../answer-cache.js';
 import type { ArgSpec } from '../../../args/spec.js';
 import type { ApiRequest } from '../../../http/api-request.js';
 import { respond, type ApiResponse } from '../../../http/api-response.js';
-import { builtFrom, FRAGMENT_KINDS, fragmentKey, shareJoinedList, type Fragment } from '../../../fragment-cache.js';
+import { builtFrom, FRAGMENT_KINDS, fragmentKey, shareJoinedList, sourceCount, type Fragment } from '../../../fragment-cache.js';
 import { intval } from '../../../http/php.js';
 import { CREATABLE, defineRoute, DELETABLE, EDITABLE, READABLE, type RouteDefinition } from '../../../registry/types.js';
 import type { PostRouteDocs } from '../posts/types.js';
@@ -109,7 +109,7 @@ function manyListed(request: ApiRequest, kind: AnyLinkedKind, records: LinkedRec
   });
   const found: Array<Fragment | undefined> = keys.map((key, index) => {
     const fragment = fragments.get(key, version, settings);
-    return fragment && builtFrom(fragment, 0, records[index]!) ? fragment : undefined;
+    return fragment && sourceCount(fragment) === 1 && builtFrom(fragment, 0, records[index]!) ? fragment : undefined;
   });
   const listed = () => ({ data: found.map((fragment) => fragment!.data), fragments: found as Fragment[] });
   const missing = records.filter((_, index) => !found[index]);
