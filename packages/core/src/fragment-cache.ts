@@ -31,7 +31,7 @@ export interface Fragment {
  * A record's id and what decides who may read it and whether its content is shown: read_post and edit_post, and
  * its password.
  */
-export type AccessState = Pick<PostRecord, 'id' | 'status' | 'authorId' | 'password' | 'trashedFrom'>;
+type AccessState = Pick<PostRecord, 'id' | 'status' | 'authorId' | 'password' | 'trashedFrom'>;
 
 /**
  * A record a fragment is built from: the record as read, or the id of a linked record left out of it (the caller
