@@ -127,8 +127,7 @@ interface LinkedRecords {
  * (builtFrom). Everything else the object depends on is the records and settings, which the version and the
  * settings object stand for (up to a write landing after the version was read, or made outside siterest: such a
  * fragment may show a newer or older state of a record, but only as a caller who sees it like this one was given
- * it). Terms and images are
- * read only for the events whose fragment is missing.
+ * it). Terms and images are read only for the events whose fragment is missing.
  */
 function wireList(request: ApiRequest, events: EventRecord[], version: number | undefined): Maybe<ListedEvents> {
   const fragments = request.site.fragments;
