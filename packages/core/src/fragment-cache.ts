@@ -154,7 +154,7 @@ function recordKey(kind: FragmentKind, id: number): FragmentKey {
  * one-second resolution), so any write to the scope seen by the version makes every fragment stale: at the price
  * of rebuilding after each write. The key holds what differs between callers (see events/routes.ts); as records
  * read at one version may differ in the write that has not advanced it yet, the caller also checks that the
- * fragment was built from the access states it read ({@link builtFrom}). Memory is bounded in bytes, oldest use
+ * fragment was built from the records it read, in the access states it read them in ({@link builtFrom}). Memory is bounded in bytes, oldest use
  * evicted first.
  */
 export class FragmentCache {
