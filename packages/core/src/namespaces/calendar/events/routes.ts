@@ -15,7 +15,7 @@ import { createArgs, idArg, listArgs, passwordArg, slugArg, unrequired, updateBy
 import { EVENTS } from './kind.js';
 import { planEventList, type EventListPlan } from './list.js';
 import { andThen, both, type Maybe } from '../../../util/maybe.js';
-import { loadRelations, serializeEvent, type EventRelations } from './serialize.js';
+import { loadRelations, relationsWith, serializeEvent, type EventRelations } from './serialize.js';
 import { createEvent, trashEvent, updateEvent } from './service.js';
 
 /** The id the request names: the `id` in the path, or the event whose slug is given. */
@@ -253,7 +253,10 @@ function fragmentsOf(
     return { data: found.map((fragment) => fragment!.data), fragments: found as Fragment[] };
   };
   if (!missing) return listed();
-  return visibleRelations(request, missing).then((relations) => {
+  // Built from the very venues and organizers the keys were worked out from: read again, they could differ (a
+  // change made outside siterest at this version), and a venue open to this caller would be kept under the key of
+  // callers who see it locked.
+  return relationsWith(request.site.store, missing, linked.venues, linked.organizers).then((relations) => {
     const media = request.site.media;
     events.forEach((event, index) => {
       if (found[index]) return;

@@ -25,25 +25,55 @@ export interface EventRelations {
 
 /** Loads what a page of events links to in three store calls, not three per event. */
 export async function loadRelations(store: SiteStore, events: readonly EventRecord[]): Promise<EventRelations> {
-  const termIds = new Set<number>();
   const venueIds = new Set<number>();
   const organizerIds = new Set<number>();
   for (const event of events) {
-    for (const id of event.categoryIds) termIds.add(id);
-    for (const id of event.tagIds) termIds.add(id);
     for (const id of event.venueIds) venueIds.add(id);
     for (const id of event.organizerIds) organizerIds.add(id);
   }
   const [terms, venues, organizers] = await Promise.all([
-    termIds.size ? store.terms.getMany([...termIds]) : [],
+    termsOf(store, events),
     venueIds.size ? store.venues.getMany([...venueIds]) : [],
     organizerIds.size ? store.organizers.getMany([...organizerIds]) : [],
   ]);
+  return withImages(store, events, terms, new Map(venues.map((v) => [v.id, v])), new Map(organizers.map((o) => [o.id, o])));
+}
+
+/**
+ * What a page of events links to, its venues and organizers already read: the terms and images are loaded. An
+ * event list keyed by how its caller sees those records builds from them, not from a second read that may find
+ * them changed (routes.ts).
+ */
+export async function relationsWith(
+  store: SiteStore,
+  events: readonly EventRecord[],
+  venues: Map<number, VenueRecord>,
+  organizers: Map<number, OrganizerRecord>,
+): Promise<EventRelations> {
+  return withImages(store, events, await termsOf(store, events), venues, organizers);
+}
+
+async function termsOf(store: SiteStore, events: readonly EventRecord[]): Promise<TermRecord[]> {
+  const termIds = new Set<number>();
+  for (const event of events) {
+    for (const id of event.categoryIds) termIds.add(id);
+    for (const id of event.tagIds) termIds.add(id);
+  }
+  return termIds.size ? store.terms.getMany([...termIds]) : [];
+}
+
+async function withImages(
+  store: SiteStore,
+  events: readonly EventRecord[],
+  terms: readonly TermRecord[],
+  venues: Map<number, VenueRecord>,
+  organizers: Map<number, OrganizerRecord>,
+): Promise<EventRelations> {
   return {
     terms: new Map(terms.map((t) => [t.id, t])),
-    venues: new Map(venues.map((v) => [v.id, v])),
-    organizers: new Map(organizers.map((o) => [o.id, o])),
-    images: await imagesOf(store, [...events, ...venues, ...organizers]),
+    venues,
+    organizers,
+    images: await imagesOf(store, [...events, ...venues.values(), ...organizers.values()]),
   };
 }
 
