@@ -21,7 +21,10 @@ interface Encoding {
   text: string | null;
   bytes: Buffer | null;
   parts: readonly BodyPart[] | null;
-  /** When the oldest data among the pieces was read (see Fragment.builtAt); null when all of it was read now. */
+  /**
+   * No later than when the oldest of the data was read: the oldest piece's time (see Fragment.builtAt), or when
+   * an answer cache that kept it read its version; null when all of it was read now.
+   */
   builtAt: number | null;
 }
 
@@ -52,6 +55,15 @@ export function joinParts(parts: readonly BodyPart[]): Buffer {
 
 function bytesOf(known: Encoding): Buffer {
   return (known.bytes ??= known.parts ? joinParts(known.parts) : Buffer.from(known.text!));
+}
+
+/**
+ * No later than when the oldest of an answer's data was read, for data an answer cache kept or a list put together
+ * from kept fragments; null for data read now. What keeps the answer again (as sent) ages it from then.
+ */
+export function dataReadAt(data: unknown): number | null {
+  if (data === null || typeof data !== 'object') return null;
+  return encodings.get(data)?.builtAt ?? null;
 }
 
 /** The JSON of an answer's data; for data an answer cache holds, encoded once and reused. */
@@ -127,7 +139,7 @@ export class AnswerCache {
 
   constructor(
     private readonly store: SiteStore,
-    now: () => number,
+    private readonly now: () => number,
     options: AnswerCacheOptions = {},
   ) {
     this.kept = new VersionedLru(now, { ...answerCacheBounds(options), largestShare: 8 });
@@ -168,12 +180,14 @@ export class AnswerCache {
     if (hit !== undefined) return hit as T;
     const running = this.pending.get(key);
     if (running && running.version === version && running.settings === settings) return running.answer as Promise<T>;
-    // Computed after reading the version: a write meanwhile makes this entry stale at once.
+    // Computed after reading the version: a write meanwhile makes this entry stale at once. Its age counts from
+    // before the computation reads its data, however long that takes.
+    const readAt = this.now();
     const answer = compute(version);
     this.pending.set(key, { version, settings, answer });
     try {
       const value = await answer;
-      this.keep(key, version, value, settings);
+      this.keep(key, version, value, settings, readAt);
       return value;
     } finally {
       if (this.pending.get(key)?.answer === answer) this.pending.delete(key);
@@ -184,9 +198,9 @@ export class AnswerCache {
     this.kept.clear();
   }
 
-  private keep(key: string, version: number, value: unknown, settings: unknown): void {
+  private keep(key: string, version: number, value: unknown, settings: unknown, readAt: number): void {
     let bytes = 0;
-    let storedAt: number | undefined;
+    let storedAt = readAt;
     if (value instanceof ApiResponse && value.data !== null && typeof value.data === 'object') {
       // The same data may be kept under two keys (see RequestAnswer in http/pipeline.ts): encoded once.
       let known = encodings.get(value.data);
@@ -198,8 +212,11 @@ export class AnswerCache {
       }
       // UTF-8 bytes are at least as many as characters: counting them errs on the safe side.
       bytes = (known.bytes ? known.bytes.length : known.text!.length) * BYTES_PER_JSON_CHAR;
-      // Put together from kept fragments: as old as the oldest, so an outside write is seen within maxAgeMs.
-      if (known.builtAt !== null) storedAt = known.builtAt;
+      // As old as its oldest data, so an outside write is seen within maxAgeMs: put together from kept fragments,
+      // or kept before under another key (a route's answer kept again under its request's, see RequestAnswer in
+      // http/pipeline.ts), and so is what keeps it next.
+      if (known.builtAt !== null && known.builtAt < storedAt) storedAt = known.builtAt;
+      known.builtAt = storedAt;
     }
     this.kept.set(key, version, value, bytes, settings, storedAt);
   }

@@ -20,9 +20,9 @@ export interface Fragment {
    */
   access: readonly unknown[];
   /**
-   * When it was built, from records read then (site clock, milliseconds): its age, and that of answers put
-   * together from it, counts from then, so a write made outside siterest is seen within `maxAgeMs` however the
-   * fragment is found again.
+   * No later than when the records it was built from were read (site clock, milliseconds): its age, and that of
+   * answers put together from it, counts from then, so a write made outside siterest is seen within `maxAgeMs`
+   * however slow the reads were and however the fragment is found again.
    */
   builtAt: number;
 }
@@ -161,10 +161,7 @@ export class FragmentCache {
   private readonly kept: VersionedLru;
   private readonly roots = new Map<string, number>();
 
-  constructor(
-    private readonly now: () => number,
-    options: FragmentCacheOptions = {},
-  ) {
+  constructor(now: () => number, options: FragmentCacheOptions = {}) {
     this.kept = new VersionedLru(now, {
       maxEntries: Infinity,
       maxBytes: options.maxBytes ?? 16 * 1024 * 1024,
@@ -206,11 +203,11 @@ export class FragmentCache {
   }
 
   /**
-   * A fragment of `data`, built now from `sources` just read from the store (see {@link fragmentOf}; the records
-   * this cache keeps only tell which fragment fits a caller, never what it shows).
+   * A fragment of `data`, built from `sources` (see {@link fragmentOf}), which were read no earlier than `readAt`:
+   * its age counts from then, however long the reads and the building took.
    */
-  build(data: Record<string, unknown>, sources: readonly FragmentSource[]): Fragment {
-    return fragmentOf(data, sources, this.now());
+  build(data: Record<string, unknown>, sources: readonly FragmentSource[], readAt: number): Fragment {
+    return fragmentOf(data, sources, readAt);
   }
 
   private keepFragment(key: FragmentKey, version: number, settings: object, fragment: Fragment): void {
@@ -226,8 +223,9 @@ export class FragmentCache {
     return this.kept.get(recordKey(kind, id), version, settings) as R | undefined;
   }
 
-  keepRecord(kind: FragmentKind, id: number, version: number, settings: object, record: object): void {
-    this.keep(recordKey(kind, id), version, settings, record, JSON.stringify(record).length * BYTES_PER_JSON_CHAR, this.now());
+  /** Keeps `record`, read no earlier than `readAt`, from which its age counts. */
+  keepRecord(kind: FragmentKind, id: number, version: number, settings: object, record: object, readAt: number): void {
+    this.keep(recordKey(kind, id), version, settings, record, JSON.stringify(record).length * BYTES_PER_JSON_CHAR, readAt);
   }
 
   clear(): void {

@@ -80,14 +80,24 @@ export class SentAnswers {
 
   /**
    * Keeps `response`, the answer to `request` at `version` (read before it was looked up or computed) in the
-   * clock's `second`. The caller has checked that no caller decided it (see the class comment).
+   * clock's `second`, as old as `readAt` (when its oldest data was read; now when null). The caller has checked
+   * that no caller decided it (see the class comment).
    */
-  keep(request: SiteRequest, basePath: string, settings: object, second: number, scopes: readonly ChangeScope[], version: number, response: SiteResponse): void {
+  keep(
+    request: SiteRequest,
+    basePath: string,
+    settings: object,
+    second: number,
+    scopes: readonly ChangeScope[],
+    version: number,
+    response: SiteResponse,
+    readAt: number | null,
+  ): void {
     if (!response.bodyBytes || request.method !== 'GET' || !this.answersByUrl(request.headers)) return;
     const url = request.query ? `${request.path}?${request.query}` : request.path;
     if (url.length > MAX_URL_CHARS) return;
     const size = response.bodyBytes.byteLength + 64 * response.headers.length;
-    this.kept.set(`${second} ${basePath} ${url}`, version, { scopes, response } satisfies SentAnswer, size, settings);
+    this.kept.set(`${second} ${basePath} ${url}`, version, { scopes, response } satisfies SentAnswer, size, settings, readAt ?? undefined);
   }
 }
 

@@ -41,7 +41,7 @@ describe('fragment keys', () => {
     const key = fragmentKey(FRAGMENT_KINDS.venue, 12, 0, 0)!;
     cache.set(key, 1, settings, fragment('numbered'));
     cache.set(String(key), 1, settings, fragment('text'));
-    cache.keepRecord(FRAGMENT_KINDS.venue, 12, 1, settings, { id: 12 });
+    cache.keepRecord(FRAGMENT_KINDS.venue, 12, 1, settings, { id: 12 }, 0);
     expect(cache.get(key, 1, settings)?.data.name).toBe('numbered');
     expect(cache.get(String(key), 1, settings)?.data.name).toBe('text');
     expect(cache.record(FRAGMENT_KINDS.venue, 12, 1, settings)).toEqual({ id: 12 });

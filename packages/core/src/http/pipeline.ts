@@ -1,5 +1,5 @@
 import { validateHeaderName, validateHeaderValue } from 'node:http';
-import { callerKey, encodeShared, joinParts, sharedBytes } from '../answer-cache.js';
+import { callerKey, dataReadAt, encodeShared, joinParts, sharedBytes } from '../answer-cache.js';
 import { parseWithZod } from '../args/zod-args.js';
 import type { SentAnswers } from '../sent-answers.js';
 import type { ChangeScope } from '../store/change-scopes.js';
@@ -585,7 +585,7 @@ function sentAnswer(run: RequestRun, response: ApiResponse, allow: readonly stri
   // would add for that caller.
   if (sent && sent.version !== null && ctx.sentAnswers && !isError && !principal && !Object.hasOwn(input, 'principal') && !caller.headers.length) {
     // Under the settings the request started with: new ones read meanwhile may have come after its data was read.
-    ctx.sentAnswers.keep(input, input.basePath ?? ctx.basePath, settings, sent.second, sent.scopes, sent.version, answer);
+    ctx.sentAnswers.keep(input, input.basePath ?? ctx.basePath, settings, sent.second, sent.scopes, sent.version, answer, dataReadAt(response.data));
   }
   return answer;
 }

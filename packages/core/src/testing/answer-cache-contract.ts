@@ -391,6 +391,64 @@ export function answerCacheContractSuite(name: string, harness: AnswerCacheHarne
       }
     });
 
+    // The same with an answer kept whole (no fragments): kept again under its request's key, or as sent, within a
+    // second, it is as old as its data, not as that second.
+    it('serves nothing read longer ago than its age limit, though kept again under the request or as sent within one second', async () => {
+      const open = await store.events.create(event('Open', 1));
+      const events = store.events;
+      const list = events.list;
+      let renamed = false;
+      events.list = async (query: EventQuery) => {
+        const page = await list.call(events, query);
+        return renamed ? { ...page, items: page.items.map((item) => (item.id === open.id ? { ...item, title: 'Renamed elsewhere' } : item)) } : page;
+      };
+      try {
+        // Without an authenticate hook, so anonymous answers are kept as sent too.
+        const whole = createSite({ store, clock, logger: silentLogger, fragments: false });
+        const URL = '/cal/events/v1/events';
+        const signedIn = { ...LIST, basePath: '/api', principal: { id: 3, login: 'member', roles: ['subscriber'] } };
+        const anonymous = { ...LIST, basePath: '/api' };
+        clock.advance(500);
+        expect((await whole.handle(signedIn)).body).toContain('Open');
+        expect((await whole.handle(anonymous)).body).toContain('Open');
+        renamed = true;
+        // 29.8 s on, in a new second: the routes' answers are still young enough, and kept again under this second.
+        clock.advance(29_800);
+        expect((await whole.handle(signedIn)).body).toContain('Open');
+        expect((await whole.handle(anonymous)).body).toContain('Open');
+        expect((await whole.sentAnswer('GET', URL, {}, '/api'))?.body).toContain('Open');
+        // Half a second later, the same second: the data was read 30.3 s ago.
+        clock.advance(500);
+        expect(await whole.sentAnswer('GET', URL, {}, '/api')).toBeNull();
+        expect((await whole.handle(signedIn)).body).toContain('Renamed elsewhere');
+        expect((await whole.handle(anonymous)).body).toContain('Renamed elsewhere');
+      } finally {
+        events.list = list;
+      }
+    });
+
+    it('ages an answer from before its computation read its data, however long that took', async () => {
+      const open = await store.events.create(event('Open', 1));
+      const events = store.events;
+      const list = events.list;
+      let renamed = false;
+      events.list = async (query: EventQuery) => {
+        const page = await list.call(events, query);
+        // A slow read: it returns five seconds after it read the rows.
+        clock.advance(5_000);
+        return renamed ? { ...page, items: page.items.map((item) => (item.id === open.id ? { ...item, title: 'Renamed elsewhere' } : item)) } : page;
+      };
+      try {
+        expect((await site.handle(LIST)).body).toContain('Open');
+        renamed = true;
+        // 31 s after the rows were read, 26 s after the answer was complete.
+        clock.advance(26_000);
+        expect((await site.handle(LIST)).body).toContain('Renamed elsewhere');
+      } finally {
+        events.list = list;
+      }
+    });
+
     if (harness.breakCalendarVersion) {
       const breakVersion = harness.breakCalendarVersion;
       it('serves no cached answer after a write whose version advance failed', async () => {

@@ -287,6 +287,32 @@ export function fragmentCacheContractSuite(name: string, harness: FragmentCacheH
       }
     });
 
+    it('ages a fragment from before its records were read, however long the reading took', async () => {
+      const open = await store.events.create(newEvent({ title: 'Open' }));
+      await site.ready();
+      await plain.ready();
+      const events = store.events;
+      const read = events.list;
+      let slow = true;
+      let renamed = false;
+      events.list = async (query) => {
+        const page = await read.call(events, query);
+        // The first read returns five seconds after it read the rows.
+        if (slow) clock.advance(5_000);
+        slow = false;
+        return renamed ? { ...page, items: page.items.map((item) => (item.id === open.id ? { ...item, title: 'Renamed elsewhere' } : item)) } : page;
+      };
+      try {
+        expect((await site.handle(LIST)).body).toContain('Open');
+        // Changed outside siterest at the same version; 31 s after the rows were read, 26 s after the fragment was built.
+        renamed = true;
+        clock.advance(26_000);
+        expect(await list()).toContain('Renamed elsewhere');
+      } finally {
+        events.list = read;
+      }
+    });
+
     it('keys an event by how the caller sees each of its linked records, with few of them or many', async () => {
       const shown = await store.organizers.create(newOrganizer({ title: 'Open Org' }));
       const draft = await store.organizers.create(newOrganizer({ title: 'Draft Org', status: 'draft' }));

@@ -66,6 +66,7 @@ function readableLinked(
   fragments: FragmentCache,
   events: readonly EventRecord[],
   version: number,
+  readAt: number,
 ): Maybe<LinkedRecords> {
   const settings = request.site.settings;
   const store = request.site.store;
@@ -98,7 +99,7 @@ function readableLinked(
     if (!missing) return readable();
     return andThen(getMany([...missing]), (records) => {
       for (const record of records) {
-        fragments.keepRecord(code, record.id, version, settings, record);
+        fragments.keepRecord(code, record.id, version, settings, record, readAt);
         found.set(record.id, record);
       }
       return readable();
@@ -129,7 +130,7 @@ interface LinkedRecords {
  * fragment may show a newer or older state of a record, but only as a caller who sees it like this one was given
  * it). Terms and images are read only for the events whose fragment is missing.
  */
-function wireList(request: ApiRequest, events: EventRecord[], version: number | undefined): Maybe<ListedEvents> {
+function wireList(request: ApiRequest, events: EventRecord[], version: number | undefined, readAt: number): Maybe<ListedEvents> {
   const fragments = request.site.fragments;
   if (!fragments || version === undefined) return wire(request, events, false).then((data) => ({ data, fragments: null }));
   const anonymous = anonymousKeys(request, fragments, events);
@@ -137,7 +138,7 @@ function wireList(request: ApiRequest, events: EventRecord[], version: number | 
     const found = anonymousFragments(request, fragments, events, anonymous, version);
     if (found) return { data: found.map((fragment) => fragment.data), fragments: found };
   }
-  return andThen(readableLinked(request, fragments, events, version), (linked) => fragmentsOf(request, fragments, events, version, linked, anonymous));
+  return andThen(readableLinked(request, fragments, events, version, readAt), (linked) => fragmentsOf(request, fragments, events, version, readAt, linked, anonymous));
 }
 
 /**
@@ -207,6 +208,7 @@ function fragmentsOf(
   fragments: FragmentCache,
   events: EventRecord[],
   version: number,
+  readAt: number,
   linked: LinkedRecords,
   anonymous: readonly FragmentKey[] | null,
 ): Maybe<ListedEvents> {
@@ -265,7 +267,7 @@ function fragmentsOf(
       const sources: FragmentSource[] = [event];
       for (const id of event.venueIds) sources.push(relations.venues.get(id) ?? id);
       for (const id of event.organizerIds) sources.push(relations.organizers.get(id) ?? id);
-      const fragment = fragments.build(object, sources);
+      const fragment = fragments.build(object, sources, readAt);
       fragments.set(keys[index]!, version, settings, fragment);
       found[index] = fragment;
     });
@@ -283,17 +285,19 @@ function list(request: ApiRequest): Maybe<ApiResponse> {
 
 function listAnswer(request: ApiRequest, plan: EventListPlan, cachedAt: number | undefined): Maybe<ApiResponse> {
   // The version must be read before the events (see fragment-cache.ts).
-  return andThen(cachedAt ?? calendarVersion(request), (version) =>
-    andThen(request.site.store.events.list(plan.query), ({ items, total }) => {
+  return andThen(cachedAt ?? calendarVersion(request), (version) => {
+    // The records are read no earlier than this: what is built from them is as old.
+    const readAt = request.site.now();
+    return andThen(request.site.store.events.list(plan.query), ({ items, total }) => {
       if (!items.length && plan.page > 1) throw calendarErrors.eventArchivePageNotFound();
       const ending = archiveEnding(plan.restUrl, plan.page, plan.perPage, total);
-      return andThen(wireList(request, items, version), (events) => {
+      return andThen(wireList(request, items, version, readAt), (events) => {
         const data = { events: events.data, ...ending.after };
         if (events.fragments) shareJoinedList(data, 'events', events.fragments, ending.closing);
         return respond(data, 200, { 'X-TEC-Total': total, 'X-TEC-TotalPages': ending.totalPages });
       });
-    }),
-  );
+    });
+  });
 }
 
 async function read(request: ApiRequest) {

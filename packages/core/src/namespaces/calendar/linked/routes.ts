@@ -95,9 +95,10 @@ async function many(request: ApiRequest, kind: AnyLinkedKind, records: LinkedRec
 
 /**
  * A list page's records and their JSON, each reused from the fragment cache when it was built at `version` for a
- * caller who sees it the same (redacted or not: its password). At once when every fragment was kept.
+ * caller who sees it the same (redacted or not: its password). At once when every fragment was kept. The records
+ * were read no earlier than `readAt`.
  */
-function manyListed(request: ApiRequest, kind: AnyLinkedKind, records: LinkedRecord[], version: number | undefined): Maybe<{ data: Array<Record<string, unknown>>; fragments: Fragment[] | null }> {
+function manyListed(request: ApiRequest, kind: AnyLinkedKind, records: LinkedRecord[], version: number | undefined, readAt: number): Maybe<{ data: Array<Record<string, unknown>>; fragments: Fragment[] | null }> {
   const fragments = request.site.fragments;
   if (!fragments || version === undefined) return many(request, kind, records, false).then((data) => ({ data, fragments: null }));
   const settings = request.site.settings;
@@ -119,7 +120,7 @@ function manyListed(request: ApiRequest, kind: AnyLinkedKind, records: LinkedRec
     records.forEach((_, index) => {
       if (found[index]) return;
       const object = built[next++]!;
-      const fragment = fragments.build(object, [records[index]!]);
+      const fragment = fragments.build(object, [records[index]!], readAt);
       fragments.set(keys[index]!, version, settings, fragment);
       found[index] = fragment;
     });
@@ -215,8 +216,10 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): Rou
     cachedAt: number | undefined,
   ): Maybe<ApiResponse> =>
     // The version must be read before the records (see fragment-cache.ts).
-    andThen(cachedAt ?? calendarVersion(request), (version) =>
-      andThen(kind.repository(request.site.store).list(query), ({ items, total }) => {
+    andThen(cachedAt ?? calendarVersion(request), (version) => {
+      // The records are read no earlier than this: what is built from them is as old.
+      const readAt = request.site.now();
+      return andThen(kind.repository(request.site.store).list(query), ({ items, total }) => {
         if (!items.length && page > 1) throw kind.errors.archivePageNotFound();
         const restUrl = withQuery(request.restUrl(base), [
           ['page', page],
@@ -226,13 +229,13 @@ export function linkedRoutes(kind: AnyLinkedKind, docs: PostRouteDocs = {}): Rou
           ['status', statusForUrl],
         ]);
         const ending = archiveEnding(restUrl, page, perPage, total);
-        return andThen(manyListed(request, kind, items as LinkedRecord[], version), (listed) => {
+        return andThen(manyListed(request, kind, items as LinkedRecord[], version, readAt), (listed) => {
           const data = { [plural]: listed.data, ...ending.after };
           if (listed.fragments) shareJoinedList(data, plural, listed.fragments, ending.closing);
           return respond(data, 200, { 'X-TEC-Total': total, 'X-TEC-TotalPages': ending.totalPages });
         });
-      }),
-    );
+      });
+    });
 
   const create = async (request: ApiRequest) => {
     const imageId = await requestedImage(request);
