@@ -58,6 +58,18 @@ describe('memoize', () => {
     expect(calls).toBe(6);
   });
 
+  it('does not remember keys longer than `maxKeyChars`', () => {
+    let calls = 0;
+    const length = memoize((text: string) => (calls++, text.length), (text) => text, 10, 8);
+    expect(length('12345678')).toBe(8);
+    expect(length('12345678')).toBe(8);
+    expect(calls).toBe(1);
+    const long = '123456789';
+    expect(length(long)).toBe(9);
+    expect(length(long)).toBe(9);
+    expect(calls).toBe(3);
+  });
+
   it('answers one of the last four calls made with the very same arguments without building its key', () => {
     const keys: string[] = [];
     const zone = { name: 'Europe/Berlin' };

@@ -13,8 +13,11 @@
  * answer without building and hashing the key — a list request asks the same date and URL helpers for the same
  * values (a window's start, then its end) several times over. Such a hit still counts as asking for its key: after
  * the generations have turned, it puts the key back into the newer one.
+ *
+ * A key longer than `maxKeyChars` is not remembered (its answer is worked out each time): where keys come from
+ * requests, a few thousand kept keys of megabytes each would hold gigabytes.
  */
-export function memoize<A extends unknown[], R>(fn: (...args: A) => R, key: (...args: A) => string, size = 2000): (...args: A) => R {
+export function memoize<A extends unknown[], R>(fn: (...args: A) => R, key: (...args: A) => string, size = 2000, maxKeyChars = Infinity): (...args: A) => R {
   let newer = new Map<string, R>();
   let older = new Map<string, R>();
   /** How often the newer generation has become the older one. */
@@ -41,6 +44,7 @@ export function memoize<A extends unknown[], R>(fn: (...args: A) => R, key: (...
       }
     }
     const k = key(...args);
+    if (k.length > maxKeyChars) return fn(...args);
     let value = newer.get(k);
     if (value === undefined && !newer.has(k)) {
       if (older.has(k)) value = older.get(k) as R;

@@ -31,9 +31,16 @@ export function costDetailsOf(rows: readonly string[], meta: CurrencyMeta & { cu
 
 /** Absolute dates (`2027-01-15`, `2027-01-15 19:00:00`, ISO 8601) do not depend on the clock, so they are remembered. */
 const ABSOLUTE = /^\d{4}-\d{2}-\d{2}(?:[ T]\d{2}:\d{2}(?::\d{2})?(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+/**
+ * The longest key of a remembered date: a zone name and a date. Dates and zone names come from requests, and an
+ * absolute date may carry a fraction of any length: longer ones are parsed each time, never kept.
+ */
+const DATE_KEY_CHARS = 128;
 const absoluteDate = memoize(
   (input: string, zone: string | Zone) => parseDateInput(input, zone, 0),
   (input, zone) => `${typeof zone === 'string' ? zone : zone.name}|${input}`,
+  2000,
+  DATE_KEY_CHARS,
 );
 
 export function dateOf(input: unknown, zone: string | Zone, nowMs: number): DateTime | null {
@@ -48,10 +55,14 @@ export function dateOf(input: unknown, zone: string | Zone, nowMs: number): Date
 const absoluteWallClock = memoize(
   (input: string, zone: Zone) => absoluteDate(input, 'UTC')?.setZone(zone).toFormat(WP_FORMAT),
   (input, zone) => `${zone.name}|${input}`,
+  2000,
+  DATE_KEY_CHARS,
 );
 const absoluteUtcDay = memoize(
   (input: string) => absoluteDate(input, 'UTC')?.toFormat('yyyy-MM-dd'),
   (input) => input,
+  2000,
+  DATE_KEY_CHARS,
 );
 
 /** The date parameter `input`, read in UTC, as a WordPress wall clock in `zone`. */

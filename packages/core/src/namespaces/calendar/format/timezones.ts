@@ -2,6 +2,7 @@ import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
 import type { SiteSettings } from '../../../settings.js';
 import { WP_FORMAT } from '../../../time.js';
 import { leadingNumber } from '../../../http/php.js';
+import { memoize } from '../../../util/memo.js';
 
 /*
  * TEC time zone names (tribe-common src/Tribe/Timezones.php). An event's `_EventTimezone` is either a PHP
@@ -34,23 +35,20 @@ function numericOffsetMinutes(tz: string): number | null {
   return m[1] === '-' ? -minutes : minutes;
 }
 
-/** `Tribe__Timezones::is_valid_timezone`: a UTC offset string or anything PHP's `new DateTimeZone()` accepts. */
-/** Zone names are few and validating one builds Intl formatters, so answers are remembered. */
-const validity = new Map<string, boolean>();
-const MAX_REMEMBERED = 2000;
+/**
+ * Zone names are few and validating one builds Intl formatters, so answers are remembered: the last few thousand
+ * names asked about, none longer than a zone name gets. Names come from requests (`timezone`, checked before the
+ * caller's rights are), and `UTC` followed by anything is valid: kept whatever their length or number, they
+ * would fill memory; kept until the map is full and no longer, junk would leave no room for real zones.
+ */
+const validity = memoize(computeValidity, (tz) => tz, 2000, 64);
 
+/** `Tribe__Timezones::is_valid_timezone`: a UTC offset string or anything PHP's `new DateTimeZone()` accepts. */
 export function isValidTimezone(tz: unknown): boolean {
-  if (typeof tz !== 'string') return false;
-  let known = validity.get(tz);
-  if (known === undefined) {
-    known = computeValidity(tz);
-    if (validity.size < MAX_REMEMBERED) validity.set(tz, known);
-  }
-  return known;
+  return typeof tz === 'string' && validity(tz);
 }
 
-function computeValidity(tz: unknown): boolean {
-  if (typeof tz !== 'string') return false;
+function computeValidity(tz: string): boolean {
   if (isUtcOffset(tz)) return true;
   if (tz === '') return false;
   if (numericOffsetMinutes(tz) !== null) return true;
@@ -100,16 +98,10 @@ export function zoneFromUtcOffset(tz: string): Zone | null {
  * offsets and abbreviations as fixed offsets, ids via IANA; `""` or an unknown name falls back to UTC
  * (`Tribe__Timezones::get_timezone` with fallback).
  */
-const zones = new Map<string, Zone>();
+const zones = memoize(computeZone, (tz) => tz, 2000, 64);
 
 export function zoneOf(tz: string | Zone): Zone {
-  if (typeof tz !== 'string') return tz;
-  let zone = zones.get(tz);
-  if (!zone) {
-    zone = computeZone(tz);
-    if (zones.size < MAX_REMEMBERED) zones.set(tz, zone);
-  }
-  return zone;
+  return typeof tz === 'string' ? zones(tz) : tz;
 }
 
 function computeZone(tz: string): Zone {
