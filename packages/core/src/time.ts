@@ -28,6 +28,9 @@ export const wallClockToUtc = memoize(
     return dt ? dt.toUTC().toFormat(WP_FORMAT) : text;
   },
   (text, zone) => `${typeof zone === 'string' ? zone : zone.name}|${text}`,
+  2000,
+  // A zone name and a WordPress date: no longer key is kept (the text may come from a request).
+  128,
 );
 
 /** `{year, month, day, hour, minutes, seconds}` as zero-padded strings (TEC's date details). */

@@ -89,31 +89,27 @@ export function withQueryValues(base: string, keys: readonly string[], values: r
 }
 
 /**
- * Longest URL whose paging pieces are kept (see keptForShortUrls). A client picks the URL (a search of any length,
+ * Longest key (a page number and a URL) whose paging URL is kept. A client picks the URL (a search of any length,
  * up to the server's header limit): kept, a thousand long ones could hold tens of megabytes.
  */
-const MAX_KEPT_URL = 1024;
-
-/** `fn`, remembered (bounded) for URLs of at most MAX_KEPT_URL characters, worked out each time for longer ones. */
-function keptForShortUrls<A extends [string, ...unknown[]], R>(fn: (...args: A) => R, key: (...args: A) => string, size: number): (...args: A) => R {
-  const kept = memoize(fn, key, size);
-  return (...args: A) => (args[0].length > MAX_KEPT_URL ? fn(...args) : kept(...args));
-}
+const MAX_KEPT_KEY = 1024;
 
 // Every list answer links its neighbouring pages: the same few URLs, rebuilt (decoded and encoded again) each time.
-export const nextPageUrl = keptForShortUrls(
+export const nextPageUrl = memoize(
   (url: string, page: number): string => addQueryArgs(addQueryArgs(url, [['page', null]]), [['page', page + 1]]),
   (url, page) => `${page} ${url}`,
   500,
+  MAX_KEPT_KEY,
 );
 
-export const previousPageUrl = keptForShortUrls(
+export const previousPageUrl = memoize(
   (url: string, page: number): string => {
     const without = addQueryArgs(url, [['page', null]]);
     return page === 2 ? without : addQueryArgs(without, [['page', page - 1]]);
   },
   (url, page) => `${page} ${url}`,
   500,
+  MAX_KEPT_KEY,
 );
 
 /**
@@ -145,7 +141,7 @@ export interface ArchiveEnding {
  * lists are asked again and again, and this part of their answer was encoded anew each time (its URLs escaped too).
  * Shared between requests: spread, never changed.
  */
-export const archiveEnding = keptForShortUrls(
+export const archiveEnding = memoize(
   (restUrl: string, page: number, perPage: number, total: number): ArchiveEnding => {
     const { links, totalPages } = archivePaging(restUrl, page, perPage, total);
     const after = Object.freeze({ rest_url: restUrl, ...links, total, total_pages: totalPages });
@@ -153,4 +149,5 @@ export const archiveEnding = keptForShortUrls(
   },
   (restUrl, page, perPage, total) => `${page} ${perPage} ${total} ${restUrl}`,
   500,
+  MAX_KEPT_KEY,
 );
