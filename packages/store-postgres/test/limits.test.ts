@@ -135,6 +135,24 @@ describe.each(kinds)('limits on a store with %s', (kind) => {
     }
   }, SLOW);
 
+  it.skipIf(kind === 'PGlite' || !DATABASE_URL)(
+    'keeps at most 257 statements prepared on a connection, however many texts requests make (needs a PostgreSQL server; PGlite is one connection that prepares nothing)',
+    async () => {
+      const { store, close } = await open({});
+      try {
+        for (let i = 0; i < 600; i++) expect(await store.sql.query<{ n: number }>(`SELECT ${i}::int AS n`, [], { prepare: true })).toEqual([{ n: i }]);
+        for (let i = 0; i < 4; i++) {
+          const [row] = await store.sql.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_prepared_statements');
+          expect(row!.n).toBeGreaterThan(0);
+          expect(row!.n).toBeLessThanOrEqual(257);
+        }
+      } finally {
+        await close();
+      }
+    },
+    SLOW,
+  );
+
   it.skipIf(kind === 'PGlite' || !DATABASE_URL)('stops a statement that runs too long, alone or in a transaction, and keeps working (needs a PostgreSQL server; PGlite cannot interrupt a statement)', async () => {
     const { store, close } = await open({ statementTimeout: 300 });
     try {

@@ -130,9 +130,16 @@ export class PgSqlClient implements SqlClient {
 
   /** One statement on a checked-out connection, abandoned client-side a little after the server's own limit. */
   run<T extends Row = Row>(client: PoolClient, text: string, params: readonly unknown[], statementTimeout: number, prepare = false): Promise<QueryResult<T>> {
+    let name: string | undefined;
+    if (prepare) {
+      name = statementName(text);
+      let names = preparedOn.get(client);
+      if (!names) preparedOn.set(client, (names = new Set()));
+      names.add(name);
+    }
     return client.query<T>({
       text,
-      ...(prepare ? { name: statementName(text) } : {}),
+      ...(name ? { name } : {}),
       values: bindable(params),
       ...(statementTimeout ? { query_timeout: statementTimeout + CLIENT_GRACE_MS } : {}),
     });
@@ -197,9 +204,21 @@ function statementName(text: string): string {
   return name;
 }
 
+/**
+ * Most statements one connection keeps prepared. node-postgres and the server keep a statement prepared on a
+ * connection for the connection's life, and which texts a store prepares depends on which filters requests use
+ * (thousands of combinations, anonymous requests' included): past this many, the connection is closed when it goes
+ * back to the pool, and the pool opens a new one when it needs one.
+ */
+const MAX_PREPARED_PER_CONNECTION = 256;
+const preparedOn = new WeakMap<PoolClient, Set<string>>();
+const TOO_MANY_PREPARED = new Error(`The connection kept more than ${MAX_PREPARED_PER_CONNECTION} prepared statements.`);
+
 function release(client: PoolClient, broken: Error | undefined): void {
   client.off('error', ignore);
-  client.release(broken);
+  const prepared = preparedOn.get(client)?.size ?? 0;
+  // Releasing with an error destroys the connection.
+  client.release(broken ?? (prepared > MAX_PREPARED_PER_CONNECTION ? TOO_MANY_PREPARED : undefined));
 }
 
 class PgTransactionClient implements SqlClient {
