@@ -572,6 +572,10 @@ export function storeContractSuite(name: string, factory: StoreFactory): void {
         expect(await store.terms.get(mid.id)).toBeNull();
         expect((await store.terms.get(leaf.id))?.parentId).toBe(top.id);
         expect((await store.events.get(event.id))?.categoryIds).toEqual([leaf.id]);
+        // Lists give the same record: start order, by include, by publication date.
+        for (const query of [{}, { include: [event.id] }, { orderBy: 'date' as const }]) {
+          expect((await store.events.list(eventQuery(query))).items.map((item) => item.categoryIds)).toEqual([[leaf.id]]);
+        }
       });
 
       it('lists with every filter, order and page', async () => {

@@ -25,8 +25,8 @@ function adjustCounts(db: MemoryDb, before: EventRecord | undefined, after: Even
   }
 }
 
-/** Keeps the start-ordered index in step, undoably. */
-function reindex(db: MemoryDb, before: EventRecord | undefined, after: EventRecord, journal: Journal): void {
+/** Keeps the start-ordered index in step, undoably: after every write of an event record. */
+export function reindex(db: MemoryDb, before: EventRecord | undefined, after: EventRecord, journal: Journal): void {
   const index = db.eventsByStart;
   if (before && before.startDateUtc === after.startDateUtc) {
     index.replace(after);

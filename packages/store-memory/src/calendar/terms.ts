@@ -1,5 +1,6 @@
 import { boundedSearch, StoreError, type NewTerm, type Page, type TermPatch, type TermQuery, type TermRecord, type TermRepository } from '@siterest/core';
 import { freeze, lower, many, stripUndefined, takeId, type MemoryContext, type MemoryDb } from '../db.js';
+import { reindex } from './events.js';
 
 function withCount(db: MemoryDb, term: Omit<TermRecord, 'count'>): TermRecord {
   return { ...term, count: db.termCounts.get(term.id) ?? 0 };
@@ -50,11 +51,9 @@ export function termRepository({ db, write }: MemoryContext): TermRepository {
         }
         for (const event of [...db.events.values()]) {
           if (event.categoryIds.includes(id) || event.tagIds.includes(id)) {
-            db.events.set(
-              event.id,
-              freeze({ ...event, categoryIds: event.categoryIds.filter((t) => t !== id), tagIds: event.tagIds.filter((t) => t !== id) }),
-              j,
-            );
+            const next = freeze({ ...event, categoryIds: event.categoryIds.filter((t) => t !== id), tagIds: event.tagIds.filter((t) => t !== id) });
+            db.events.set(event.id, next, j);
+            reindex(db, event, next, j);
           }
         }
         db.terms.delete(id, j);
