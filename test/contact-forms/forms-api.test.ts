@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contactForms } from '@siterest/core';
+import { contactForms, headerValue } from '@siterest/core';
 import { rawRequest } from '@siterest/core/testing';
 import { BROWSER_UA, hidden, multipartBody, NS, toAnswer, useFormsSite } from './harness.js';
 
@@ -172,5 +172,24 @@ describe('contact-forms/v1: rate limit', () => {
     });
     t.clock.advance(retry * 1000);
     expect((await post()).body.status).toBe('mail_sent');
+  });
+});
+
+describe('contact-forms/v1: rate limit per sender network', () => {
+  const t = useFormsSite({ forms: { rateLimit: { max: 2, windowSeconds: 60 }, remoteIp: (request) => headerValue(request.headers, 'x-test-ip') ?? '' } });
+
+  it('counts an IPv6 /64 as one sender, an IPv4 address as one, and a long address under its first 200 characters', async () => {
+    const id = (await t.json('POST', `${NS}/contact-forms?context=save`, { title: 'Per network', form: '[text your-name]' }, t.admin)).body.id;
+    const post = (ip: string) => t.multipart(`${NS}/contact-forms/${id}/feedback`, [...hidden(id), ['your-name', 'x']], { 'X-Test-IP': ip });
+    expect((await post('2001:db8:1:2::1')).body.status).toBe('mail_sent');
+    expect((await post('2001:db8:1:2:ffff::9')).body.status).toBe('mail_sent');
+    expect((await post('2001:0db8:0001:0002:0000:0000:0000:0077')).status).toBe(429);
+    expect((await post('2001:db8:1:3::1')).body.status).toBe('mail_sent');
+    for (const ip of ['192.0.2.1', '192.0.2.1']) expect((await post(ip)).body.status).toBe('mail_sent');
+    expect((await post('192.0.2.1')).status).toBe(429);
+    expect((await post('192.0.2.2')).body.status).toBe('mail_sent');
+    const long = 'x'.repeat(300);
+    for (const suffix of ['a', 'b']) expect((await post(`${long}${suffix}`)).body.status).toBe('mail_sent');
+    expect((await post(`${long}c`)).status).toBe(429);
   });
 });

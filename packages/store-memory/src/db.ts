@@ -109,7 +109,9 @@ export class MemoryDb {
   readonly outbox = new JournaledMap<number, OutboxRecord>();
   readonly nextSubmissionId: Counter = { value: 1 };
   readonly nextOutboxId: Counter = { value: 1 };
+  /** Feedback posts counted per sender in the latest window (`rateWindow`); earlier windows are dropped. */
   readonly rateHits = new Map<string, { window: number; count: number }>();
+  rateWindow = -Infinity;
   readonly secrets: { contactForms: string | null } = { contactForms: null };
   // Popups (src/popups/).
   readonly popups = new JournaledMap<number, PopupRecord>();

@@ -10,6 +10,9 @@ import {
 } from '@siterest/core';
 import { insertPost } from '../calendar/posts.js';
 import { freeze, stripUndefined, type MemoryContext } from '../db.js';
+
+/** Most addresses whose feedback posts are counted in one window (about 100 bytes each). */
+const MAX_RATE_KEYS = 100_000;
 import { outboxRepository, submissionRepository } from './submissions.js';
 
 const UNVERSIONED = { versioned: false } as const;
@@ -73,12 +76,18 @@ export function contactFormRepository(context: MemoryContext): ContactFormReposi
     outbox: outboxRepository(context),
     countHit: (key, windowStart) =>
       write(() => {
+        // Earlier windows' hits count no more: dropped at once when a later window starts, never by scanning.
+        if (windowStart > db.rateWindow) {
+          db.rateHits.clear();
+          db.rateWindow = windowStart;
+        }
         const current = db.rateHits.get(key);
         const next = current && current.window === windowStart ? { window: windowStart, count: current.count + 1 } : { window: windowStart, count: 1 };
+        db.rateHits.delete(key);
         db.rateHits.set(key, next);
-        if (db.rateHits.size > 10_000) {
-          for (const [k, v] of db.rateHits) if (v.window < windowStart) db.rateHits.delete(k);
-        }
+        // Senders with more addresses than this in one window are past any per-address limit anyway: the key
+        // counted longest ago is forgotten, so the map stays bounded.
+        if (db.rateHits.size > MAX_RATE_KEYS) db.rateHits.delete(db.rateHits.keys().next().value!);
         return next.count;
       }, UNVERSIONED),
     secret: () =>

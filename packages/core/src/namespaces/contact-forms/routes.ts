@@ -8,7 +8,7 @@ import type { ContactFormOrderKey, ContactFormRecord } from '../../store/contact
 import { configErrorsForApi, validateConfiguration } from './config-validator.js';
 import { contactFormErrors } from './errors.js';
 import { scanFormTags } from './form-tags/scanner.js';
-import { clientIp, siteHash, type ContactFormsRuntime } from './runtime.js';
+import { clientIp, rateLimitKey, siteHash, type ContactFormsRuntime } from './runtime.js';
 import { applyRequest, templateForm } from './save.js';
 import { serializeForm, serializeListItem, serializeProperties } from './serialize.js';
 import { formSchema, mailTagContext, submit } from './submission.js';
@@ -180,7 +180,7 @@ function feedbackHandler(runtime: ContactFormsRuntime) {
       const now = Math.floor(request.site.now() / 1000);
       const window = Math.max(1, Math.floor(limit.windowSeconds));
       const start = now - (now % window);
-      const hits = await request.site.store.contactForms.countHit(`feedback:${clientIp(request, runtime.options)}`, start);
+      const hits = await request.site.store.contactForms.countHit(rateLimitKey(clientIp(request, runtime.options)), start);
       if (hits > limit.max) {
         const retry = start + window - now;
         return errorWithHeaders(contactFormErrors.tooManyRequests(retry), [['Retry-After', String(retry)]]);

@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import ipaddr from 'ipaddr.js';
 import type { ApiRequest } from '../../http/api-request.js';
 import type { MailTransport } from '../../mail/transport.js';
 import { storeMailTransport } from '../../mail/transport.js';
@@ -103,4 +104,20 @@ export function clientIp(request: ApiRequest, options: ContactFormsOptions): str
   const raw = options.remoteIp ? options.remoteIp(request) : (request.remoteAddress ?? '');
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(raw);
   return mapped ? mapped[1]! : raw;
+}
+
+/** Longest key a rate limit counts under: a host's `remoteIp` may give any text. */
+const RATE_KEY_CHARS = 200;
+
+/**
+ * Whom the feedback rate limit counts a post against: an IPv4 address, or an IPv6 address's /64 network (one
+ * subscriber is commonly given a whole /64, so counting addresses would give one sender millions of limits), or
+ * whatever else the host's `remoteIp` gives, cut to 200 characters.
+ */
+export function rateLimitKey(ip: string): string {
+  if (ipaddr.IPv6.isValid(ip)) {
+    const parts = ipaddr.IPv6.parse(ip).parts;
+    return `feedback:${parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
+  }
+  return `feedback:${ip}`.slice(0, RATE_KEY_CHARS);
 }
