@@ -70,6 +70,21 @@ describe('memoize', () => {
     expect(calls).toBe(3);
   });
 
+  it('turns a generation once its keys and text answers reach `maxChars` characters', () => {
+    let calls = 0;
+    const echo = memoize((text: string) => (calls++, text), (text) => text, 100, Infinity, 40);
+    // Ten characters a call (five of key, five of answer): four fill a generation, the fifth turns it.
+    const keys = ['aaaaa', 'bbbbb', 'ccccc', 'ddddd', 'eeeee'];
+    for (const key of keys) echo(key);
+    expect(calls).toBe(5);
+    // Past two generations' worth of text, the first key is gone; the last is remembered.
+    for (const key of ['fffff', 'ggggg', 'hhhhh', 'iiiii']) echo(key);
+    echo('iiiii');
+    expect(calls).toBe(9);
+    echo('aaaaa');
+    expect(calls).toBe(10);
+  });
+
   it('answers one of the last four calls made with the very same arguments without building its key', () => {
     const keys: string[] = [];
     const zone = { name: 'Europe/Berlin' };

@@ -15,22 +15,34 @@
  * the generations have turned, it puts the key back into the newer one.
  *
  * A key longer than `maxKeyChars` is not remembered (its answer is worked out each time): where keys come from
- * requests, a few thousand kept keys of megabytes each would hold gigabytes.
+ * requests, a few thousand kept keys of megabytes each would hold gigabytes. A generation also turns once its keys
+ * and text answers add up to `maxChars` characters, so texts of any size are remembered within a bound.
  */
-export function memoize<A extends unknown[], R>(fn: (...args: A) => R, key: (...args: A) => string, size = 2000, maxKeyChars = Infinity): (...args: A) => R {
+export function memoize<A extends unknown[], R>(
+  fn: (...args: A) => R,
+  key: (...args: A) => string,
+  size = 2000,
+  maxKeyChars = Infinity,
+  maxChars = Infinity,
+): (...args: A) => R {
   let newer = new Map<string, R>();
   let older = new Map<string, R>();
+  /** Characters of the newer generation's keys and text answers. */
+  let newerChars = 0;
   /** How often the newer generation has become the older one. */
   let generation = 0;
   const recent: Array<Recent<A, R> | null> = [null, null, null, null];
   let next = 0;
   const keep = (k: string, value: R): void => {
-    if (newer.size >= size) {
+    const chars = k.length + (typeof value === 'string' ? value.length : 0);
+    if (newer.size >= size || newerChars + chars > maxChars) {
       older = newer;
       newer = new Map();
+      newerChars = 0;
       generation++;
     }
     newer.set(k, value);
+    newerChars += chars;
   };
   return (...args: A): R => {
     for (let i = 0; i < RECENT; i++) {

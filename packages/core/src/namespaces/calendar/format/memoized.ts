@@ -7,20 +7,28 @@ import { renderContent, renderExcerpt, renderTitle } from './render.js';
 
 /*
  * The serializers' view of the formatting rules: the same pure functions, remembering their recent answers
- * (lists render the same titles, texts and costs over and over).
+ * (lists render the same titles, texts and costs over and over). Texts are the records' own, of any length (an
+ * author may write megabytes): each memo holds at most twice `TEXT_CHARS` characters of them.
  */
-export const titleOf = memoize(renderTitle, (raw) => raw);
-export const contentOf = memoize(renderContent, (raw) => raw, 1000);
-export const excerptOf = memoize(renderExcerpt, (raw) => raw, 1000);
+const TEXT_CHARS = 8 * 1024 * 1024;
+export const titleOf = memoize(renderTitle, (raw) => raw, 2000, Infinity, TEXT_CHARS);
+export const contentOf = memoize(renderContent, (raw) => raw, 1000, Infinity, TEXT_CHARS);
+export const excerptOf = memoize(renderExcerpt, (raw) => raw, 1000, Infinity, TEXT_CHARS);
 
 export const costOf = memoize(
   (rows: readonly string[], meta: CurrencyMeta, settings: CurrencySettings) => formatCost(rows, meta, settings),
   (rows, meta, settings) => JSON.stringify([rows, meta.currencySymbol, meta.currencyPosition, settings.currency_symbol, settings.currency_position]),
+  2000,
+  Infinity,
+  TEXT_CHARS,
 );
 
 const details = memoize(
   (rows: readonly string[], meta: CurrencyMeta & { currencyCode: string }) => costDetails(rows, meta),
   (rows, meta) => JSON.stringify([rows, meta.currencySymbol, meta.currencyPosition, meta.currencyCode]),
+  2000,
+  Infinity,
+  TEXT_CHARS,
 );
 
 /** A fresh object each time: callers may hand it on. */
