@@ -9,7 +9,10 @@ import { DATABASE_URL, useSharedSchema, type TestDatabase } from './support/data
  * each of its `term_relationships` rows) follow every write, siterest's or not (migration 63): an SQL statement
  * that sets a post to draft or moves an event takes it out of the category and tag lists it no longer belongs to.
  */
-const shared = useSharedSchema('listkeys', { emptiedBeforeEach: true });
+// A thousand writers at once queue for each instance's ten connections behind the row locks of a few events: on a
+// loaded machine the last of them wait longer than the store's 5 s for a connection, which these tests are not
+// about (limits.test.ts tests that wait).
+const shared = useSharedSchema('listkeys', { emptiedBeforeEach: true, connectionTimeout: 60_000 });
 const { schema } = shared;
 const s = `"${schema}"`;
 let db: TestDatabase;

@@ -95,18 +95,19 @@ export function useMigratedStore(label: string): { store: PostgresStore; db: Tes
 /**
  * Two store instances on one migrated schema of its own for one test file, as two processes of an app would open
  * it (the second for concurrent writes and cross-instance reads): opened before the file's tests, closed and
- * dropped after them; with `emptiedBeforeEach`, its tables are emptied before each test. The returned object's
- * fields other than `schema` are set once `beforeAll` ran.
+ * dropped after them; with `emptiedBeforeEach`, its tables are emptied before each test. `connectionTimeout`
+ * (5 s by default, the store's own) is how long each instance waits for one of its ten connections. The returned
+ * object's fields other than `schema` are set once `beforeAll` ran.
  */
 export function useSharedSchema(
   label: string,
-  options: { emptiedBeforeEach?: boolean } = {},
+  options: { emptiedBeforeEach?: boolean; connectionTimeout?: number } = {},
 ): { store: PostgresStore; other: PostgresStore; db: TestDatabase; schema: string } {
   const handle = { schema: uniqueSchema(label) } as { store: PostgresStore; other: PostgresStore; db: TestDatabase; schema: string };
   beforeAll(async () => {
     handle.db = await openTestDatabase();
-    handle.store = postgresStore({ ...handle.db.connection('siterest-test-a'), schema: handle.schema });
-    handle.other = postgresStore({ ...handle.db.connection('siterest-test-b'), schema: handle.schema });
+    handle.store = postgresStore({ ...handle.db.connection('siterest-test-a', options.connectionTimeout), schema: handle.schema });
+    handle.other = postgresStore({ ...handle.db.connection('siterest-test-b', options.connectionTimeout), schema: handle.schema });
     await handle.store.migrate();
   });
   // Each test from empty tables (see emptySchema), when asked.
