@@ -8,7 +8,8 @@ import { renderContent, renderExcerpt, renderTitle } from './render.js';
 /*
  * The serializers' view of the formatting rules: the same pure functions, remembering their recent answers
  * (lists render the same titles, texts and costs over and over). Texts are the records' own, of any length (an
- * author may write megabytes): each memo holds at most twice `TEXT_CHARS` characters of them.
+ * author may write megabytes): each memo holds at most twice `TEXT_CHARS` characters of them, or a single text in
+ * each generation when one is longer.
  */
 const TEXT_CHARS = 8 * 1024 * 1024;
 export const titleOf = memoize(renderTitle, (raw) => raw, 2000, Infinity, TEXT_CHARS);
