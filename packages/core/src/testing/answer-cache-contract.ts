@@ -6,7 +6,7 @@ import { silentLogger } from '../site-context.js';
 import { createSite, type Site } from '../site.js';
 import type { EventQuery } from '../store/queries.js';
 import type { SiteStore } from '../store/repositories.js';
-import { newEvent } from './fixtures.js';
+import { newEvent, renamedOutside } from './fixtures.js';
 import { CATEGORY_TAXONOMY } from '../namespaces/calendar/constants.js';
 import { basicAuth } from './http-client.js';
 
@@ -366,17 +366,11 @@ export function answerCacheContractSuite(name: string, harness: AnswerCacheHarne
     it('serves nothing read longer ago than its age limit, though answers and fragments are put together again', async () => {
       const open = await store.events.create(event('Open', 1));
       await store.events.create(event('Second', 2));
-      const events = store.events;
-      const list = events.list;
-      let renamed = false;
-      events.list = async (query: EventQuery) => {
-        const page = await list.call(events, query);
-        return renamed ? { ...page, items: page.items.map((item) => (item.id === open.id ? { ...item, title: 'Renamed elsewhere' } : item)) } : page;
-      };
+      const outside = renamedOutside(store.events, open.id);
       try {
         const subscriber = { ...LIST, headers: { 'x-role': 'subscriber' } };
         expect((await site.handle(subscriber)).body).toContain('Open');
-        renamed = true;
+        outside.rename();
         clock.advance(20_000);
         // Another caller's list: no answer kept for it, the events' fragments found and kept for anonymous lists.
         expect((await site.handle(LIST)).body).toContain('Open');
@@ -387,7 +381,7 @@ export function answerCacheContractSuite(name: string, harness: AnswerCacheHarne
         expect(whole.body).toContain('Renamed elsewhere');
         expect(whole.body).not.toContain('"Open"');
       } finally {
-        events.list = list;
+        outside.restore();
       }
     });
 
@@ -395,13 +389,7 @@ export function answerCacheContractSuite(name: string, harness: AnswerCacheHarne
     // second, it is as old as its data, not as that second.
     it('serves nothing read longer ago than its age limit, though kept again under the request or as sent within one second', async () => {
       const open = await store.events.create(event('Open', 1));
-      const events = store.events;
-      const list = events.list;
-      let renamed = false;
-      events.list = async (query: EventQuery) => {
-        const page = await list.call(events, query);
-        return renamed ? { ...page, items: page.items.map((item) => (item.id === open.id ? { ...item, title: 'Renamed elsewhere' } : item)) } : page;
-      };
+      const outside = renamedOutside(store.events, open.id);
       try {
         // Without an authenticate hook, so anonymous answers are kept as sent too.
         const whole = createSite({ store, clock, logger: silentLogger, fragments: false });
@@ -411,7 +399,7 @@ export function answerCacheContractSuite(name: string, harness: AnswerCacheHarne
         clock.advance(500);
         expect((await whole.handle(signedIn)).body).toContain('Open');
         expect((await whole.handle(anonymous)).body).toContain('Open');
-        renamed = true;
+        outside.rename();
         // 29.8 s on, in a new second: the routes' answers are still young enough, and kept again under this second.
         clock.advance(29_800);
         expect((await whole.handle(signedIn)).body).toContain('Open');
@@ -423,29 +411,22 @@ export function answerCacheContractSuite(name: string, harness: AnswerCacheHarne
         expect((await whole.handle(signedIn)).body).toContain('Renamed elsewhere');
         expect((await whole.handle(anonymous)).body).toContain('Renamed elsewhere');
       } finally {
-        events.list = list;
+        outside.restore();
       }
     });
 
     it('ages an answer from before its computation read its data, however long that took', async () => {
       const open = await store.events.create(event('Open', 1));
-      const events = store.events;
-      const list = events.list;
-      let renamed = false;
-      events.list = async (query: EventQuery) => {
-        const page = await list.call(events, query);
-        // A slow read: it returns five seconds after it read the rows.
-        clock.advance(5_000);
-        return renamed ? { ...page, items: page.items.map((item) => (item.id === open.id ? { ...item, title: 'Renamed elsewhere' } : item)) } : page;
-      };
+      // A slow read: it returns five seconds after it read the rows.
+      const outside = renamedOutside(store.events, open.id, () => clock.advance(5_000));
       try {
         expect((await site.handle(LIST)).body).toContain('Open');
-        renamed = true;
+        outside.rename();
         // 31 s after the rows were read, 26 s after the answer was complete.
         clock.advance(26_000);
         expect((await site.handle(LIST)).body).toContain('Renamed elsewhere');
       } finally {
-        events.list = list;
+        outside.restore();
       }
     });
 

@@ -1,4 +1,5 @@
 import type { NewEvent, NewOrganizer, NewPost, NewVenue } from '../store/records.js';
+import type { EventRepository } from '../store/repositories.js';
 import { CATEGORY_TAXONOMY, EVENT_TYPE, ORGANIZER_TYPE, TAG_TAXONOMY, VENUE_TYPE } from '../namespaces/calendar/constants.js';
 import { ORGANIZERS, VENUES } from '../namespaces/calendar/linked/kinds.js';
 
@@ -63,3 +64,22 @@ export function newOrganizer(overrides: Partial<NewOrganizer> = {}): NewOrganize
 }
 
 export const taxonomies = { category: CATEGORY_TAXONOMY, tag: TAG_TAXONOMY } as const;
+
+/**
+ * Makes `events.list` give the event `eventId` the title `Renamed elsewhere` once `rename()` is called, at the same
+ * change version, as after SQL run outside siterest. `afterRead` runs between reading the rows and returning them
+ * (a slow read moves the clock on there). `restore()` puts the repository's list back.
+ */
+export function renamedOutside(events: EventRepository, eventId: number, afterRead?: () => void): { rename(): void; restore(): void } {
+  const list = events.list;
+  let renamed = false;
+  events.list = async (query) => {
+    const page = await list.call(events, query);
+    afterRead?.();
+    return renamed ? { ...page, items: page.items.map((item) => (item.id === eventId ? { ...item, title: 'Renamed elsewhere' } : item)) } : page;
+  };
+  return {
+    rename: () => (renamed = true),
+    restore: () => (events.list = list),
+  };
+}

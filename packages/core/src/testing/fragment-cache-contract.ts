@@ -5,7 +5,7 @@ import { CATEGORY_TAXONOMY } from '../namespaces/calendar/constants.js';
 import { silentLogger } from '../site-context.js';
 import { createSite, type Site } from '../site.js';
 import type { SiteStore } from '../store/repositories.js';
-import { newEvent, newOrganizer, newVenue } from './fixtures.js';
+import { newEvent, newOrganizer, newVenue, renamedOutside } from './fixtures.js';
 
 export interface FragmentCacheHarness {
   /** A store with no data (the same object may be returned each time, emptied). */
@@ -291,25 +291,20 @@ export function fragmentCacheContractSuite(name: string, harness: FragmentCacheH
       const open = await store.events.create(newEvent({ title: 'Open' }));
       await site.ready();
       await plain.ready();
-      const events = store.events;
-      const read = events.list;
       let slow = true;
-      let renamed = false;
-      events.list = async (query) => {
-        const page = await read.call(events, query);
-        // The first read returns five seconds after it read the rows.
+      // The first read returns five seconds after it read the rows.
+      const outside = renamedOutside(store.events, open.id, () => {
         if (slow) clock.advance(5_000);
         slow = false;
-        return renamed ? { ...page, items: page.items.map((item) => (item.id === open.id ? { ...item, title: 'Renamed elsewhere' } : item)) } : page;
-      };
+      });
       try {
         expect((await site.handle(LIST)).body).toContain('Open');
         // Changed outside siterest at the same version; 31 s after the rows were read, 26 s after the fragment was built.
-        renamed = true;
+        outside.rename();
         clock.advance(26_000);
         expect(await list()).toContain('Renamed elsewhere');
       } finally {
-        events.list = read;
+        outside.restore();
       }
     });
 
