@@ -10,10 +10,10 @@ import {
 } from '@siterest/core';
 import { insertPost } from '../calendar/posts.js';
 import { freeze, stripUndefined, type MemoryContext } from '../db.js';
+import { outboxRepository, submissionRepository } from './submissions.js';
 
 /** Most addresses whose feedback posts are counted in one window (about 100 bytes each). */
 const MAX_RATE_KEYS = 100_000;
-import { outboxRepository, submissionRepository } from './submissions.js';
 
 const UNVERSIONED = { versioned: false } as const;
 
