@@ -47,3 +47,33 @@ describe('remembered answers of argument checks', () => {
     expect(heapUsed() - before).toBeLessThan(16 * MEGABYTE);
   });
 });
+
+// A host's authenticate hook may pass on role names a client chose (a claim of a token, a header): capability
+// checks must not keep what such names are worth.
+describe('remembered capabilities of roles', () => {
+  it('keep nothing of role names that are no role', async () => {
+    const MEGABYTE = 1024 * 1024;
+    const site = createSite({
+      store: memoryStore(),
+      logger: silentLogger,
+      authenticate: (request) => ({ id: 7, login: 'claimed', roles: [String(request.headers['x-role'])], credentials: 'header' }),
+    });
+    await site.ready();
+    const send = async (n: number) => {
+      const role = String(n).padStart(8, '0').repeat(MEGABYTE / 8);
+      const answer = await site.handle({
+        method: 'POST',
+        path: '/cal/events/v1/events',
+        query: '',
+        headers: { 'content-type': 'application/json', 'x-role': role },
+        body: { kind: 'raw', contentType: 'application/json', bytes: Buffer.from('{"title":"Nope","start_date":"2027-01-01 10:00:00","end_date":"2027-01-01 12:00:00"}') },
+      });
+      // The role grants nothing: no right to create events.
+      expect(answer.status).toBe(403);
+    };
+    await send(0);
+    const before = heapUsed();
+    for (let n = 1; n <= 40; n++) await send(n);
+    expect(heapUsed() - before).toBeLessThan(16 * MEGABYTE);
+  });
+});

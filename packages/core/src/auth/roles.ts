@@ -146,16 +146,21 @@ const BASE: Record<RoleName, string[]> = {
 
 const roleCapsCache = new Map<string, ReadonlySet<string>>();
 
+/** What a name that is no role grants. */
+const NO_CAPS: ReadonlySet<string> = new Set();
+
+/**
+ * The capabilities of one of WordPress's roles; none for any other name. Only the five roles are kept: a host's
+ * authenticate hook may pass on role names a client chose, and each would otherwise stay in memory.
+ */
 export function capsOfRole(role: string): ReadonlySet<string> {
   const cached = roleCapsCache.get(role);
   if (cached) return cached;
   // Own keys only: a role named `constructor` or `__proto__` is no role.
-  const base = Object.hasOwn(BASE, role) ? BASE[role as RoleName] : undefined;
-  const caps = new Set<string>(base ?? []);
-  if (base) {
-    for (const typeCaps of registeredPostTypeCaps) {
-      for (const cap of POST_TYPE_GRANTS[role as RoleName]) caps.add(typeCaps[cap]);
-    }
+  if (!Object.hasOwn(BASE, role)) return NO_CAPS;
+  const caps = new Set<string>(BASE[role as RoleName]);
+  for (const typeCaps of registeredPostTypeCaps) {
+    for (const cap of POST_TYPE_GRANTS[role as RoleName]) caps.add(typeCaps[cap]);
   }
   roleCapsCache.set(role, caps);
   return caps;
