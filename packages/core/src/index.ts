@@ -142,5 +142,6 @@ export {
   type RedirectHooks,
   type RedirectRequest,
 } from './namespaces/redirection/runtime/engine.js';
+export { MAX_WAITING_LOG_ROWS, type RecorderBacklog } from './namespaces/redirection/runtime/recorder.js';
 export { redirectRequestOf, sendDecision, watchResponse, watchNotFound, defaultErrorPage, type RedirectMiddlewareOptions } from './namespaces/redirection/runtime/node.js';
 export * as calendar from './namespaces/calendar/public.js';

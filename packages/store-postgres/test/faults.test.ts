@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isStoreError, type EventQuery } from '@siterest/core';
-import { newEvent, newVenue, taxonomies } from '@siterest/core/testing';
+import { createSite, isStoreError, MAX_WAITING_LOG_ROWS, silentLogger, type EventQuery, type Logger } from '@siterest/core';
+import { newEvent, newRedirect, newVenue, taxonomies } from '@siterest/core/testing';
 import { openPGlite, postgresStore, RESYNC_PAYLOAD, type PostgresStore } from '../src/index.js';
 import { DATABASE_URL, dropSchema, openTestDatabase, uniqueSchema, type TestDatabase } from './support/database.js';
 import { TcpProxy } from './support/tcp-proxy.js';
@@ -190,6 +190,50 @@ describe.skipIf(!serverUrl)('on a PostgreSQL server (skipped without one: set DA
       await Promise.all([store.close(), other.close()]);
       await proxy.stop();
     });
+
+    it("keeps Redirection's hits and at most MAX_WAITING_LOG_ROWS log rows while the server is unreachable, and stores the hits when it is back", async () => {
+      const { schema, proxy, connectionString } = await behindProxy('recorder');
+      const store = postgresStore({ connectionString, schema, poolConfig: { connectionTimeoutMillis: 1_000 }, migrate: true });
+      const other = postgresStore({ ...db.connection(), schema });
+      const warnings: Array<[string, Record<string, unknown> | undefined]> = [];
+      const logger: Logger = { ...silentLogger, warn: (message, details) => void warnings.push([message, details]) };
+      const site = createSite({ store, logger });
+      await store.init();
+      await site.redirects.ready();
+      const [group] = await store.redirection.groups.all();
+      const redirect = await store.redirection.redirects.create(newRedirect({ groupId: group!.id }), { appendPosition: true });
+      await site.redirects.changed();
+      const visit = { method: 'GET', url: '/old', headers: {} };
+      expect((await site.redirects.handle(visit)).action).toBe('redirect');
+      await site.redirects.flush();
+      expect((await other.redirection.redirects.get(redirect.id))?.hits).toBe(1);
+
+      await proxy.stop();
+      // Requests keep coming while nothing can be written: each redirect adds a hit and a log row, each 404 a row.
+      const visits = MAX_WAITING_LOG_ROWS * 2.5;
+      for (let i = 0; i < visits; i++) site.redirects.notFound({ method: 'GET', url: `/missing/${i}`, headers: {} });
+      for (let i = 0; i < visits; i += 1_000) await Promise.all(Array.from({ length: 1_000 }, () => site.redirects.handle(visit)));
+      const backlog = site.redirects.backlog();
+      expect(backlog.notFoundLog).toBeLessThanOrEqual(MAX_WAITING_LOG_ROWS);
+      expect(backlog.redirectLog).toBeLessThanOrEqual(MAX_WAITING_LOG_ROWS);
+      expect(backlog.hits).toBeLessThanOrEqual(1);
+      expect(backlog.droppedLogRows).toBeGreaterThan(0);
+
+      // Batches fail for good meanwhile (five tries each): their log rows are given up, their hits kept.
+      await until(() => warnings.some(([message]) => message.includes('log rows dropped')), 10_000);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      await proxy.start();
+      await eventually(async () => {
+        await site.redirects.flush();
+        expect((await other.redirection.redirects.get(redirect.id))?.hits).toBe(1 + visits);
+      }, 20_000);
+      const dropped = warnings.filter(([message]) => message.includes('log rows dropped')).reduce((sum, [, details]) => sum + Number(details?.dropped), 0);
+      expect(dropped).toBeGreaterThan(0);
+      expect(dropped).toBeLessThanOrEqual(site.redirects.backlog().droppedLogRows);
+      await site.close();
+      await other.close();
+      await proxy.stop();
+    }, 60_000);
 
     it('fails fast while the server is unreachable and recovers when it is back', async () => {
       const { schema, proxy, connectionString } = await behindProxy('outage');

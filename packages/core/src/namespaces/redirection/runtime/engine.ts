@@ -12,7 +12,7 @@ import { installedSettings, readSettings, siteFlags, type RedirectionSettings } 
 import { cleanUrlText, rawUrlDecode, urlDecode } from '../url/encoding.js';
 import { passQuery } from '../url/query.js';
 import { RedirectMatcher, sourceMatches, type CompiledRedirect } from './matcher.js';
-import { VisitRecorder } from './recorder.js';
+import { VisitRecorder, type RecorderBacklog } from './recorder.js';
 import { transformTarget } from './transform.js';
 import { EVENTS } from '../../calendar/events/kind.js';
 import { permalink } from '../../calendar/posts/permalinks.js';
@@ -206,10 +206,15 @@ export class RedirectEngine {
     return this.recorder.flush();
   }
 
+  /** What waits to be written (hits, log rows) and how many log rows were dropped because too many waited. */
+  backlog(): RecorderBacklog {
+    return this.recorder.waiting();
+  }
+
   async close(): Promise<void> {
     this.unsubscribe?.();
     this.unsubscribe = null;
-    await this.recorder.flush();
+    await this.recorder.close();
   }
 
   /** Decides what to do with a request of the host app (it never throws: on a store failure the app answers). */
