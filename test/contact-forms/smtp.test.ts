@@ -1,7 +1,10 @@
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { contactForms, smtpTransport, parseSmtpUrl } from '@siterest/core';
+import { contactForms, localFileStorage, smtpTransport, parseSmtpUrl } from '@siterest/core';
 import { storeVariants } from '../support/stores.js';
 import { hidden, NS, useFormsSite } from './harness.js';
 
@@ -70,6 +73,9 @@ for (const variant of storeVariants()) {
   describe(`mail through a real SMTP server (${variant.label})`, () => {
     const smtp = new TestSmtp();
     let transport: ReturnType<typeof smtpTransport>;
+    // Uploads in a folder of their own, so that the tests can see every file left in it.
+    const uploads = mkdtempSync(join(tmpdir(), 'siterest-uploads-'));
+    const filesLeft = () => readdirSync(uploads, { recursive: true, encoding: 'utf8' }).filter((path) => statSync(join(uploads, path)).isFile());
     beforeAll(async () => {
       await smtp.start();
       transport = smtpTransport({ ...parseSmtpUrl(smtp.url), connectionTimeout: 2000, greetingTimeout: 2000, socketTimeout: 5000 });
@@ -77,8 +83,12 @@ for (const variant of storeVariants()) {
     afterAll(async () => {
       await transport?.close?.();
       await smtp.stop();
+      rmSync(uploads, { recursive: true, force: true });
     });
-    const t = useFormsSite({ store: variant, forms: { rateLimit: false, mail: { name: 'smtp', send: (mail) => transport.send(mail) } } });
+    const t = useFormsSite({
+      store: variant,
+      forms: { rateLimit: false, mail: { name: 'smtp', send: (mail) => transport.send(mail) }, files: localFileStorage({ directory: uploads, baseUrl: 'http://127.0.0.1:8080/uploads' }) },
+    });
 
     it('delivers mail and mail_2 with the upload attached, and records them as sent', async () => {
       const created = await t.json(
@@ -149,6 +159,50 @@ for (const variant of storeVariants()) {
       expect(smtp.received.at(-1)!.raw).toContain('Subject: Outage test Linus');
       expect(await admin.submission(stored!.id)).toMatchObject({ status: 'mail_sent' });
       expect((await admin.outbox({ submissionId: stored!.id })).items[0]).toMatchObject({ status: 'sent', attempts: 2, error: null });
+    });
+
+    it('deletes the uploads of a do_not_store form once no mail needs them: at once when it is sent, after the resend when it failed', async () => {
+      const id = (
+        await t.json(
+          'POST',
+          `${NS}/contact-forms?context=save`,
+          {
+            title: 'Kept nowhere',
+            form: '[text* your-name] [file cv filetypes:txt] [file photo filetypes:txt]',
+            mail: { subject: 'CV of [your-name]', sender: 'Site <site@example.org>', recipient: 'jobs@example.org', body: '[your-name] [photo]', attachments: '[cv]' },
+            additional_settings: 'do_not_store: true',
+          },
+          t.admin,
+        )
+      ).body.id;
+      const parts = (name: string) => [
+        ...hidden(id),
+        ['your-name', name] as [string, string],
+        ['cv', { filename: 'cv.txt', content: `CV of ${name}`, type: 'text/plain' }] as [string, { filename: string; content: string; type: string }],
+        ['photo', { filename: 'photo.txt', content: 'not attached', type: 'text/plain' }] as [string, { filename: string; content: string; type: string }],
+      ];
+      const admin = contactForms(t.site);
+      const earlier = new Set(filesLeft());
+      const newFiles = () => filesLeft().filter((path) => !earlier.has(path));
+
+      expect((await t.multipart(`${NS}/contact-forms/${id}/feedback`, parts('Ada'))).body.status).toBe('mail_sent');
+      expect(smtp.received.at(-1)!.raw).toContain(Buffer.from('CV of Ada').toString('base64'));
+      const [sent] = (await admin.submissions({ formId: id })).items;
+      expect(sent).toMatchObject({ fields: [], files: [] });
+      expect(newFiles()).toEqual([]);
+
+      // The server is down: the attached file waits for the resend, the other one goes.
+      const port = smtp.port;
+      await transport.close?.();
+      await smtp.stop();
+      transport = smtpTransport({ ...parseSmtpUrl(smtp.url), connectionTimeout: 2000, greetingTimeout: 2000, socketTimeout: 5000 });
+      expect((await t.multipart(`${NS}/contact-forms/${id}/feedback`, parts('Linus'))).body.status).toBe('mail_failed');
+      expect(newFiles()).toEqual([expect.stringMatching(/^contact-forms\/[0-9a-f]{16}\/cv\.txt$/)]);
+      const [failed] = (await admin.submissions({ formId: id, status: 'mail_failed' })).items;
+      await smtp.start(port);
+      expect(await admin.resend(failed!.id)).toBe(true);
+      expect(smtp.received.at(-1)!.raw).toContain(Buffer.from('CV of Linus').toString('base64'));
+      expect(newFiles()).toEqual([]);
     });
   });
 }

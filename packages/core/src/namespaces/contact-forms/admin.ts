@@ -3,7 +3,7 @@ import type { SiteContext } from '../../site-context.js';
 import type { ContactFormRecord, OutboxRecord, OutboxStatus, SubmissionRecord, SubmissionStatus } from '../../store/contact-forms.js';
 import type { Page } from '../../store/records.js';
 import { CONTACT_FORMS_NAMESPACE } from './constants.js';
-import { deliver } from './outbox.js';
+import { deliver, releaseUploads } from './outbox.js';
 import { createRuntime, type ContactFormsRuntime } from './runtime.js';
 
 /** The runtime (options) of each contact-forms namespace definition a site was created with. */
@@ -38,6 +38,9 @@ async function resend(site: SiteContext, runtime: ContactFormsRuntime, submissio
   }
   if (mainOk && submission.status === 'mail_failed') {
     await store.submissions.update(submissionId, { status: 'mail_sent', updatedAt: site.now() });
+  }
+  if (submission.meta.doNotStore) {
+    await releaseUploads(site, runtime, submissionId, rows.flatMap((row) => row.message.attachments.map((ref) => ref.key)));
   }
   return mainOk;
 }

@@ -29,3 +29,19 @@ export async function deliver(site: SiteContext, runtime: ContactFormsRuntime, r
     return false;
   }
 }
+
+/**
+ * Deletes the uploads `keys` of a submission stored without its fields and files (do_not_store, or storage consent
+ * refused) that no mail of it still needs: one waiting to be sent again (queued, failed) or kept by the store
+ * transport (its attachments are read from the file storage). Nothing else refers to them, and Contact Form 7
+ * deletes uploads after its mail; without this they would stay in the file storage for good.
+ */
+export async function releaseUploads(site: SiteContext, runtime: ContactFormsRuntime, submissionId: number, keys: readonly string[]): Promise<void> {
+  if (keys.length === 0) return;
+  const needed = new Set<string>();
+  // A submission has one mail and at most one more (mail_2): the first page holds all of them.
+  const rows = (await site.store.contactForms.outbox.list({ submissionId, offset: 0, limit: 100 })).items;
+  for (const row of rows) if (row.status !== 'sent') for (const ref of row.message.attachments) needed.add(ref.key);
+  const storage = runtime.files(site);
+  await Promise.all(keys.filter((key) => !needed.has(key)).map((key) => storage.delete(key).catch(() => false)));
+}

@@ -11,7 +11,7 @@ import { hasOption, idOption, isRequired, limitOption } from './form-tags/option
 import { isName, scanFormTags, type FormTag } from './form-tags/scanner.js';
 import { tagSupports } from './form-tags/types.js';
 import { filterMessage, type MailTagContext } from './mail-tags.js';
-import { deliver } from './outbox.js';
+import { deliver, releaseUploads } from './outbox.js';
 import { clientIp, siteHash, type ContactFormsRuntime } from './runtime.js';
 import { settingIsTrue } from './settings.js';
 import { buildSchema, checkFileRule, checkTextRule, FILE_RULES, type SwvSchema } from './swv.js';
@@ -99,6 +99,8 @@ interface Processing {
   uploads: StoredUpload[];
   spamLog: Array<{ agent: string; reason: string }>;
   mailContext: MailTagContext;
+  /** The stored submission, once there is one. */
+  submissionId?: number;
 }
 
 export async function mailTagContext(
@@ -395,9 +397,39 @@ export async function submit(request: ApiRequest, form: ContactFormRecord, runti
   }
   if (status === 'init' && !(await unshipFiles(p, request.files))) {
     status = 'validation_failed';
+    // The files stored before one failed go in settleUploads: no submission holds them.
     response = message('validation_error');
-    await removeUploads(p);
   }
+  try {
+    return await proceed(p, runtime, status, response, message);
+  } finally {
+    await settleUploads(p);
+  }
+}
+
+/**
+ * The uploads once the request is done, as Contact Form 7 removes them after its mail: those of a submission that
+ * was never stored belong to nothing and go; those of a submission stored without its fields (do_not_store,
+ * storage consent refused) go once no mail of it needs them (see releaseUploads); the others stay with their
+ * submission. Never throws: the answer stands, and a file left behind is only logged.
+ */
+async function settleUploads(p: Processing): Promise<void> {
+  if (p.uploads.length === 0) return;
+  try {
+    if (p.submissionId === undefined) await removeUploads(p);
+    else if (p.meta.doNotStore) await releaseUploads(p.request.site, p.runtime, p.submissionId, p.uploads.map((u) => u.key));
+  } catch (error) {
+    p.request.site.logger.warn('contact form uploads were not cleaned up', { form: p.form.id, error: String(error) });
+  }
+}
+
+/** What follows the checks: the mail, or the spam record, and the answer. */
+async function proceed(p: Processing, runtime: ContactFormsRuntime, checked: string, checkedResponse: string, message: (key: string) => string): Promise<SubmitResult> {
+  const { form, tags, meta } = p;
+  const site = p.request.site;
+  const settings = form.additionalSettings;
+  let status = checked;
+  let response = checkedResponse;
   const demo = settingIsTrue(settings, 'demo_mode');
   let submissionId: number | undefined;
   if (status === 'init' || status === 'spam') {
@@ -446,9 +478,9 @@ function storedFields(p: Processing): Array<[string, string | string[]]> {
   return [...p.posted].filter(([name]) => !hidden.has(name));
 }
 
-function store(p: Processing, status: SubmissionStatus, message: string, hash: string, demo: boolean): Promise<SubmissionRecord> {
+async function store(p: Processing, status: SubmissionStatus, message: string, hash: string, demo: boolean): Promise<SubmissionRecord> {
   const now = p.request.site.now();
-  return p.request.site.store.contactForms.submissions.create({
+  const record = await p.request.site.store.contactForms.submissions.create({
     formId: p.form.id,
     formTitle: p.form.title,
     status,
@@ -462,6 +494,8 @@ function store(p: Processing, status: SubmissionStatus, message: string, hash: s
     createdAt: now,
     updatedAt: now,
   });
+  p.submissionId = record.id;
+  return record;
 }
 
 /**
