@@ -45,8 +45,40 @@ describe('localFileStorage', () => {
 
   it('refuses oversized data and leaves nothing behind', async () => {
     await expect(files.write('big/file.bin', chunks('1234', '5678'), { maxBytes: 6 })).rejects.toBeInstanceOf(FileTooLargeError);
-    expect(await readdir(join(directory, 'big'))).toEqual([]);
+    expect(await readdir(directory)).toEqual([]);
     expect(await files.exists('big/file.bin')).toBe(false);
+  });
+
+  it('removes the folders a delete leaves empty, up to the root, and keeps the others', async () => {
+    await files.write('contact-forms/0123456789abcdef/cv.txt', Buffer.from('cv'));
+    await files.write('2026/11/a.txt', Buffer.from('a'));
+    await files.write('2026/11/b.txt', Buffer.from('b'));
+    expect(await files.delete('contact-forms/0123456789abcdef/cv.txt')).toBe(true);
+    expect(await files.delete('2026/11/a.txt')).toBe(true);
+    expect((await readdir(directory)).sort()).toEqual(['2026']);
+    expect(await readdir(join(directory, '2026', '11'))).toEqual(['b.txt']);
+    expect(await files.delete('2026/11/b.txt')).toBe(true);
+    expect(await readdir(directory)).toEqual([]);
+  });
+
+  it('writes into a folder that deletes of its last file remove at the same time', async () => {
+    // Each round: the folder's only file deleted while writes into the folder start at staggered moments.
+    for (let round = 0; round < 100; round++) {
+      await files.write(`f/old-${round}.txt`, Buffer.from('old'));
+      const deleted = files.delete(`f/old-${round}.txt`);
+      const writes: Array<Promise<unknown>> = [];
+      for (let i = 0; i < 8; i++) {
+        writes.push(files.write(`f/new-${round}-${i}.txt`, chunks('n', 'e', 'w')));
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      expect(await deleted).toBe(true);
+      expect(await Promise.all(writes)).toEqual(Array.from({ length: 8 }, (_, i) => ({ key: `f/new-${round}-${i}.txt`, size: 3 })));
+      for (let i = 0; i < 8; i++) {
+        expect((await files.read(`f/new-${round}-${i}.txt`))?.toString()).toBe('new');
+        await files.delete(`f/new-${round}-${i}.txt`);
+      }
+    }
+    expect(await readdir(directory)).toEqual([]);
   });
 
   it('refuses keys that could leave the folder', async () => {

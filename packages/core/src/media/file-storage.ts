@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
-import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { withoutTrailingSlashes } from '../http/php.js';
@@ -108,12 +107,41 @@ export function localFileStorage(options: LocalFileStorageOptions): FileStorage 
   };
   const missing = (error: unknown) => (error as NodeJS.ErrnoException).code === 'ENOENT';
 
+  /**
+   * Creates a file exclusively, and its folder when missing. A delete removes folders it leaves empty (below), so
+   * the folder can go between the two: then it is made again. Once the file is in it, the folder stays.
+   */
+  async function createExclusively(path: string): Promise<FileHandle> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await open(path, 'wx');
+      } catch (error) {
+        if (!missing(error) || attempt >= 5) throw error;
+        await mkdir(dirname(path), { recursive: true });
+      }
+    }
+  }
+
+  /**
+   * Removes the folders above `path` that are left empty, up to the root (uploads of contact forms each get a
+   * folder of their own; left behind, the empty folders would pile up). Stops at the first that is not empty.
+   */
+  async function removeEmptyFolders(path: string): Promise<void> {
+    for (let folder = dirname(path); folder.startsWith(root + sep); folder = dirname(folder)) {
+      try {
+        await rmdir(folder);
+      } catch {
+        return;
+      }
+    }
+  }
+
   /** Claims `key` (or a numbered variant) by creating it exclusively; returns the key claimed. */
   async function claim(key: string): Promise<string> {
     for (let n = 0; n < 10_000; n++) {
       const candidate = n === 0 ? key : numberedKey(key, n);
       try {
-        await (await open(pathOf(candidate), 'wx')).close();
+        await (await createExclusively(pathOf(candidate))).close();
         return candidate;
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
@@ -130,11 +158,13 @@ export function localFileStorage(options: LocalFileStorageOptions): FileStorage 
       const finalPath = pathOf(finalKey);
       const temporary = `${finalPath}.${randomBytes(6).toString('hex')}.part`;
       try {
-        await pipeline(limited(data, writeOptions.maxBytes ?? Number.POSITIVE_INFINITY), createWriteStream(temporary, { flags: 'wx' }));
+        const handle = await createExclusively(temporary);
+        await pipeline(limited(data, writeOptions.maxBytes ?? Number.POSITIVE_INFINITY), handle.createWriteStream());
         await rename(temporary, finalPath);
       } catch (error) {
         await rm(temporary, { force: true });
         if (finalKey !== key || writeOptions.onConflict !== 'replace') await rm(finalPath, { force: true });
+        await removeEmptyFolders(finalPath);
         throw error;
       }
       return { key: finalKey, size: (await stat(finalPath)).size };
@@ -157,7 +187,9 @@ export function localFileStorage(options: LocalFileStorageOptions): FileStorage 
     },
     async delete(key) {
       try {
-        await rm(pathOf(key));
+        const path = pathOf(key);
+        await rm(path);
+        await removeEmptyFolders(path);
         return true;
       } catch (error) {
         if (missing(error)) return false;
