@@ -183,6 +183,21 @@ describe.each(storeVariants())('oembed/1.0 on the $label', (variant) => {
     expect(await m.site.store.oembedCache.purge(m.site.now() + 86_401_000 * 2)).toBeGreaterThan(0);
   });
 
+  it('deletes expired answers from the store as new ones are kept, at most once an hour', async () => {
+    const ask = (n: number) => m.call('editor', 'GET', `${OE}/proxy?url=${encodeURIComponent(`http://videos.example/watch/purge-${n}`)}`);
+    expect((await ask(1)).status).toBe(200);
+    m.clock.advance(86_400_000 + 3_600_000);
+    expect((await ask(2)).status).toBe(200);
+    // The first answer expired an hour ago: keeping the second deleted it.
+    expect(await m.site.store.oembedCache.purge(m.site.now())).toBe(0);
+    // A purge here (a day on), then none within the hour after it: the second answer, expiring meanwhile, stays.
+    m.clock.advance(86_400_000 - 60_000);
+    expect((await ask(3)).status).toBe(200);
+    m.clock.advance(120_000);
+    expect((await ask(4)).status).toBe(200);
+    expect(await m.site.store.oembedCache.purge(m.site.now())).toBe(1);
+  });
+
   it('discovers other providers from a page and keeps only a blockquote and a sandboxed iframe of their HTML', async () => {
     const answer = await m.call('editor', 'GET', `${OE}/proxy?url=${encodeURIComponent(`${base}/page`)}`);
     expect(answer.status).toBe(200);

@@ -194,5 +194,27 @@ export async function proxy(site: SiteContext, params: ProxyParams, cacheKeyPara
   if (!data) return null;
   data.html = toHtml(data, params.url, sanctioned);
   await site.store.oembedCache.set(key, data, site.now() + settings.ttlSeconds * 1000);
+  await purgeExpired(site);
   return data;
+}
+
+/** How often expired answers are deleted, as WordPress's daily `delete_expired_transients` does (more often). */
+const PURGE_EVERY_MS = 3_600_000;
+const lastPurge = new WeakMap<SiteContext, number>();
+
+/**
+ * Deletes the expired answers, at most once an hour per site, after an answer is kept: each URL asked about adds
+ * one, and an expired one is otherwise only ever replaced by the same URL's. A failure is logged, never answered.
+ */
+async function purgeExpired(site: SiteContext): Promise<void> {
+  const now = site.now();
+  const last = lastPurge.get(site);
+  // A clock set back counts as time passed: the next answer kept purges.
+  if (last !== undefined && now >= last && now - last < PURGE_EVERY_MS) return;
+  lastPurge.set(site, now);
+  try {
+    await site.store.oembedCache.purge(now);
+  } catch (error) {
+    site.logger.warn('oembed: expired answers not deleted', { error: String(error) });
+  }
 }
