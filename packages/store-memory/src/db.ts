@@ -23,6 +23,13 @@ export interface MemoryStoreOptions {
    * and new ids never collide). Defaults: posts 1, terms 2 (term 1 is a fresh WordPress's "Uncategorized"), users 1.
    */
   firstIds?: { post?: number; term?: number; user?: number };
+  /**
+   * The most each of Redirection's logs (redirects, 404s) holds in memory, in bytes of its rows' text (default
+   * 32 MB, about 70,000 rows of a browser's request without its headers): past it the oldest rows go. Upstream keeps rows for days
+   * (`expire_redirect`, `expire_404`) in its database; here they are process memory, which a flood of 404s would
+   * otherwise fill.
+   */
+  redirectionLogBytes?: number;
 }
 
 export type Counter = { value: number };
@@ -118,9 +125,10 @@ export class MemoryDb {
   readonly popupOpens: Counter = { value: 0 };
   // Articles and videos (src/content/).
   readonly content = new JournaledMap<number, ContentRecord>();
-  readonly redirection = new RedirectionTables();
+  readonly redirection: RedirectionTables;
 
   constructor(options: MemoryStoreOptions) {
+    this.redirection = new RedirectionTables(options.redirectionLogBytes);
     this.nextPostId = { value: options.firstIds?.post ?? 1 };
     // Term 1 is WordPress's "Uncategorized" on a fresh site: the first term made is 2.
     this.nextTermId = { value: options.firstIds?.term ?? 2 };

@@ -11,8 +11,8 @@ export function redirectionRepositories(context: MemoryContext): RedirectionRepo
   return {
     redirects: redirectRepository(context, t),
     groups: groupRepository(context, t),
-    redirectLog: logRepository(context, t.redirectLog, t.nextRedirectLogId),
-    notFoundLog: logRepository(context, t.notFoundLog, t.nextNotFoundLogId),
+    redirectLog: logRepository(context, t.redirectLog, t.nextRedirectLogId, t.logBytes),
+    notFoundLog: logRepository(context, t.notFoundLog, t.nextNotFoundLogId, t.logBytes),
     getSettings: async () => structuredClone(t.settings.get('settings') ?? null),
     setSettings: (settings) => redirectionWrite(context, (j) => t.settings.set('settings', structuredClone(settings), j)),
     install: (groups, build) =>

@@ -1,6 +1,6 @@
 import type { LogFilter, RedirectLogRecord, RedirectLogRepository } from '@siterest/core';
 import { freeze, takeId, type Counter, type MemoryContext } from '../db.js';
-import type { JournaledMap } from '../journal.js';
+import type { LogRows } from './tables.js';
 import { contains, page, sortBy } from './compare.js';
 import { redirectionWrite } from './write.js';
 
@@ -21,8 +21,12 @@ function logMatches(row: RedirectLogRecord, f: LogFilter): boolean {
   return true;
 }
 
-/** The redirect log or the 404 log: the same shape of rows in a map of their own. */
-export function logRepository(context: MemoryContext, rows: JournaledMap<number, RedirectLogRecord>, nextId: Counter): RedirectLogRepository {
+/**
+ * The redirect log or the 404 log: the same shape of rows in a map of their own, holding at most `maxBytes` of
+ * rows (the oldest go first). Rows are otherwise kept for Redirection's days (`expire_redirect`, `expire_404`),
+ * which anonymous requests could fill with process memory long before.
+ */
+export function logRepository(context: MemoryContext, rows: LogRows, nextId: Counter, maxBytes: number): RedirectLogRepository {
   const select = (filter: LogFilter) => [...rows.values()].filter((row) => logMatches(row, filter));
   const remove = (predicate: (row: RedirectLogRecord) => boolean, limit = Infinity) =>
     redirectionWrite(context, (j) => {
@@ -40,6 +44,7 @@ export function logRepository(context: MemoryContext, rows: JournaledMap<number,
           const record = freeze({ ...structuredClone(row), id: takeId(nextId, j) });
           rows.set(record.id, record, j);
         }
+        while (rows.bytes > maxBytes && rows.size > 0) rows.delete(rows.map.keys().next().value!, j);
       }),
     list: async (query) => {
       const key = query.orderBy === 'id' ? (r: RedirectLogRecord) => r.id : (r: RedirectLogRecord) => r[query.orderBy];
