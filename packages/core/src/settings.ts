@@ -1,5 +1,6 @@
-import { FixedOffsetZone, IANAZone, type Zone } from 'luxon';
+import { FixedOffsetZone, type Zone } from 'luxon';
 import { withoutTrailingSlashes } from './http/php.js';
+import { ianaZone } from './time.js';
 
 /**
  * Site settings, named as WordPress names its options. Defaults are those of a fresh WordPress (UTC by offset,
@@ -89,7 +90,7 @@ export function resolveSettings(...layers: Array<Partial<Record<string, unknown>
 /** The site's time zone: the named zone if set, else the fixed UTC offset. */
 export function siteZone(settings: Pick<SiteSettings, 'timezone_string' | 'gmt_offset'>): Zone {
   if (settings.timezone_string) {
-    const zone = IANAZone.create(settings.timezone_string);
+    const zone = ianaZone(settings.timezone_string);
     if (zone.isValid) return zone;
   }
   return FixedOffsetZone.instance(Math.round(settings.gmt_offset * 60));

@@ -1,4 +1,4 @@
-import { DateTime, type Zone } from 'luxon';
+import { DateTime, IANAZone, Settings, type Zone } from 'luxon';
 import { memoize } from './util/memo.js';
 
 /** WordPress stores and returns dates as `YYYY-MM-DD HH:MM:SS` in a given zone. */
@@ -38,4 +38,24 @@ export function dateDetails(text: string): Record<'year' | 'month' | 'day' | 'ho
   const m = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(text);
   const [, year = '0000', month = '00', day = '00', hour = '00', minutes = '00', seconds = '00'] = m ?? [];
   return { year, month, day, hour, minutes, seconds };
+}
+
+/**
+ * Luxon keeps every zone it is given by name, with the Intl formatters it makes for it (about 70 KB each,
+ * outside the JS heap), for good. Zone names are matched without regard to case, so one zone has as many valid
+ * spellings as its letters allow (`america/NEW_york`), and authors choose an event's zone: each spelling would stay.
+ * Past MAX_LUXON_ZONE_NAMES names, luxon's caches are emptied and refill with the names in use.
+ */
+const MAX_LUXON_ZONE_NAMES = 1000;
+const namesGivenToLuxon = new Set<string>();
+
+export function ianaZone(tz: string): IANAZone {
+  if (!namesGivenToLuxon.has(tz)) {
+    if (namesGivenToLuxon.size >= MAX_LUXON_ZONE_NAMES) {
+      Settings.resetCaches();
+      namesGivenToLuxon.clear();
+    }
+    namesGivenToLuxon.add(tz);
+  }
+  return IANAZone.create(tz);
 }

@@ -1,6 +1,6 @@
 import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
 import type { SiteSettings } from '../../../settings.js';
-import { WP_FORMAT } from '../../../time.js';
+import { WP_FORMAT, ianaZone } from '../../../time.js';
 import { leadingNumber } from '../../../http/php.js';
 import { memoize } from '../../../util/memo.js';
 
@@ -110,9 +110,10 @@ function computeZone(tz: string): Zone {
   if (numeric !== null) return FixedOffsetZone.instance(numeric);
   const abbr = PHP_ABBREVIATIONS[tz.toLowerCase()];
   if (abbr !== undefined && !IANAZone.isValidZone(tz)) return FixedOffsetZone.instance(abbr);
-  const zone = IANAZone.create(tz);
+  const zone = ianaZone(tz);
   return zone.isValid ? zone : FixedOffsetZone.utcInstance;
 }
+
 
 const ABBR_LOCALES = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-NZ', 'en-ZA', 'ja-JP', 'en-IE', 'en-CA'];
 
