@@ -41,7 +41,7 @@ export function dateDetails(text: string): Record<'year' | 'month' | 'day' | 'ho
 }
 
 /**
- * Luxon keeps every zone it is given by name, with the Intl formatters it makes for it (about 70 KB each,
+ * Luxon keeps every zone it is given by name, with the Intl formatters it makes for it (some 14 KB each,
  * outside the JS heap), for good. Zone names are matched without regard to case, so one zone has as many valid
  * spellings as its letters allow (`america/NEW_york`), and authors choose an event's zone: each spelling would stay.
  * Past MAX_LUXON_ZONE_NAMES names, luxon's caches are emptied and refill with the names in use.
