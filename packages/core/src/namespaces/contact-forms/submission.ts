@@ -395,12 +395,12 @@ export async function submit(request: ApiRequest, form: ContactFormRecord, runti
     status = 'spam';
     response = message('spam');
   }
-  if (status === 'init' && !(await unshipFiles(p, request.files))) {
-    status = 'validation_failed';
-    // The files stored before one failed go in settleUploads: no submission holds them.
-    response = message('validation_error');
-  }
   try {
+    // The files stored before one failed go in settleUploads: no submission holds them.
+    if (status === 'init' && !(await unshipFiles(p, request.files))) {
+      status = 'validation_failed';
+      response = message('validation_error');
+    }
     return await proceed(p, runtime, status, response, message);
   } finally {
     await settleUploads(p);
