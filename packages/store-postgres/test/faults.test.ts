@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSite, isStoreError, MAX_WAITING_LOG_ROWS, silentLogger, type EventQuery, type Logger } from '@siterest/core';
+import { createSite, isStoreError, MAX_WAITING_LOG_ROWS, REDIRECTION_CHANNEL, silentLogger, type EventQuery, type Logger } from '@siterest/core';
 import { newEvent, newRedirect, newVenue, taxonomies } from '@siterest/core/testing';
 import { openPGlite, postgresStore, RESYNC_PAYLOAD, type PostgresStore } from '../src/index.js';
 import { DATABASE_URL, dropSchema, openTestDatabase, uniqueSchema, type TestDatabase } from './support/database.js';
@@ -201,8 +201,14 @@ describe.skipIf(!serverUrl)('on a PostgreSQL server (skipped without one: set DA
       await store.init();
       await site.redirects.ready();
       const [group] = await store.redirection.groups.all();
+      const heard: string[] = [];
+      const off = store.subscribe(REDIRECTION_CHANNEL, (payload) => heard.push(payload));
+      await off.ready;
       const redirect = await store.redirection.redirects.create(newRedirect({ groupId: group!.id }), { appendPosition: true });
       await site.redirects.changed();
+      // The change's own notice comes back to this instance and drops the matcher it has: heard before the outage,
+      // so that the matcher built next serves the requests during it (else they are not checked for redirects).
+      await until(() => heard.includes('redirects'));
       const visit = { method: 'GET', url: '/old', headers: {} };
       expect((await site.redirects.handle(visit)).action).toBe('redirect');
       await site.redirects.flush();
@@ -217,6 +223,7 @@ describe.skipIf(!serverUrl)('on a PostgreSQL server (skipped without one: set DA
       expect(backlog.notFoundLog).toBeLessThanOrEqual(MAX_WAITING_LOG_ROWS);
       expect(backlog.redirectLog).toBeLessThanOrEqual(MAX_WAITING_LOG_ROWS);
       expect(backlog.hits).toBeLessThanOrEqual(1);
+      expect(warnings.filter(([message]) => message.includes('not checked for redirects'))).toEqual([]);
       expect(backlog.droppedLogRows).toBeGreaterThan(0);
 
       // Batches fail for good meanwhile (five tries each): their log rows are given up, their hits kept.
@@ -230,6 +237,7 @@ describe.skipIf(!serverUrl)('on a PostgreSQL server (skipped without one: set DA
       const dropped = warnings.filter(([message]) => message.includes('log rows dropped')).reduce((sum, [, details]) => sum + Number(details?.dropped), 0);
       expect(dropped).toBeGreaterThan(0);
       expect(dropped).toBeLessThanOrEqual(site.redirects.backlog().droppedLogRows);
+      off();
       await site.close();
       await other.close();
       await proxy.stop();
