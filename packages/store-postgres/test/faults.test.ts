@@ -243,6 +243,49 @@ describe.skipIf(!serverUrl)('on a PostgreSQL server (skipped without one: set DA
       await proxy.stop();
     }, 60_000);
 
+    it('keeps redirecting with the redirects loaded before when a change comes while they cannot be loaded again', async () => {
+      const { schema, proxy, connectionString } = await behindProxy('stale');
+      const store = postgresStore({ connectionString, schema, poolConfig: { connectionTimeoutMillis: 1_000 }, migrate: true });
+      const other = postgresStore({ ...db.connection(), schema });
+      const warnings: string[] = [];
+      const infos: string[] = [];
+      const logger: Logger = { ...silentLogger, warn: (message) => void warnings.push(message), info: (message) => void infos.push(message) };
+      const site = createSite({ store, logger });
+      await store.init();
+      await site.redirects.ready();
+      const [group] = await store.redirection.groups.all();
+      const heard: string[] = [];
+      const off = store.subscribe(REDIRECTION_CHANNEL, (payload) => heard.push(payload));
+      await off.ready;
+      await store.redirection.redirects.create(newRedirect({ groupId: group!.id, url: '/old', actionData: { url: '/new' } }), { appendPosition: true });
+      await site.redirects.changed();
+      await until(() => heard.includes('redirects'));
+      const visit = (url: string) => site.redirects.handle({ method: 'GET', url, headers: {} });
+      expect(await visit('/old')).toMatchObject({ action: 'redirect', location: '/new' });
+
+      // The server goes away, and a change drops what this instance loaded (here its own, whose notice cannot be
+      // sent; as well the store's resync when its listening connection comes back before reads succeed, or a late
+      // notice): requests keep the redirects they had, without waiting for a load each, and one warning is all.
+      await other.redirection.redirects.create(newRedirect({ groupId: group!.id, url: '/added', matchUrl: '/added', actionData: { url: '/there' } }), { appendPosition: true });
+      await proxy.stop();
+      await expect(site.redirects.changed()).rejects.toSatisfy(unavailable);
+      const started = Date.now();
+      for (let i = 0; i < 200; i++) expect(await visit('/old')).toMatchObject({ action: 'redirect', location: '/new' });
+      expect(Date.now() - started).toBeLessThan(3_000);
+      expect(await visit('/added')).toMatchObject({ action: 'continue' });
+      expect(warnings.filter((message) => message.includes('cannot be loaded'))).toHaveLength(1);
+      expect(warnings.filter((message) => message.includes('not checked for redirects'))).toEqual([]);
+
+      // Back: a reload succeeds within a retry's wait, and the change made meanwhile is served.
+      await proxy.start();
+      await eventually(async () => expect(await visit('/added')).toMatchObject({ action: 'redirect', location: '/there' }));
+      expect(infos.some((message) => message.includes('loaded again'))).toBe(true);
+      off();
+      await site.close();
+      await other.close();
+      await proxy.stop();
+    }, 30_000);
+
     it('fails fast while the server is unreachable and recovers when it is back', async () => {
       const { schema, proxy, connectionString } = await behindProxy('outage');
       const store = postgresStore({ connectionString, schema, poolConfig: { connectionTimeoutMillis: 1_000 }, migrate: true });

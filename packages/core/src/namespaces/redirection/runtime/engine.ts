@@ -13,6 +13,7 @@ import { cleanUrlText, rawUrlDecode, urlDecode } from '../url/encoding.js';
 import { passQuery } from '../url/query.js';
 import { RedirectMatcher, sourceMatches, type CompiledRedirect } from './matcher.js';
 import { VisitRecorder, type RecorderBacklog } from './recorder.js';
+import { Reloadable } from './reloadable.js';
 import { transformTarget } from './transform.js';
 import { EVENTS } from '../../calendar/events/kind.js';
 import { permalink } from '../../calendar/posts/permalinks.js';
@@ -97,13 +98,10 @@ function header(headers: RedirectRequest['headers'], name: string): string {
 export class RedirectEngine {
   hooks: RedirectHooks = {};
   private readonly recorder: VisitRecorder;
-  private settingsCache: Promise<RedirectionSettings> | null = null;
-  private matcherCache: Promise<RedirectMatcher> | null = null;
-  /** The resolved caches, for requests that need not wait for anything. */
-  private settingsNow: RedirectionSettings | null = null;
-  /** settingsNow has no canonical-host rule and no site-wide header: a request's host and scheme change nothing. */
+  private readonly loadedSettings: Reloadable<RedirectionSettings>;
+  private readonly loadedMatcher: Reloadable<RedirectMatcher>;
+  /** The loaded settings have no canonical-host rule and no site-wide header: a request's host and scheme change nothing. */
   private plainSettingsNow = false;
-  private matcherNow: RedirectMatcher | null = null;
   private installed: Promise<void> | null = null;
   private unsubscribe: (() => void) | null = null;
   private lastExpiry = 0;
@@ -112,6 +110,24 @@ export class RedirectEngine {
 
   constructor(private readonly site: EngineSite) {
     this.recorder = new VisitRecorder(() => this.site.store.redirection, site.logger);
+    const servingLast = (what: string) => (error: unknown) =>
+      site.logger.warn(`redirection: the ${what} cannot be loaded; requests are checked against the ones loaded before`, { error: String(error) });
+    const recovered = (what: string) => () => site.logger.info(`redirection: the ${what} are loaded again`);
+    this.loadedSettings = new Reloadable(async () => readSettings(await this.repos.getSettings()), {
+      loaded: (settings) => {
+        this.plainSettingsNow = !settings.relocate && !settings.https && !settings.preferred_domain && !settings.aliases.length && !settings.headers.some((h) => h.location === 'site');
+      },
+      servingLast: servingLast('settings'),
+      recovered: recovered('settings'),
+    });
+    this.loadedMatcher = new Reloadable(
+      async () => {
+        const settings = await this.loadedSettings.get();
+        const records = await this.repos.redirects.all({ status: 'enabled' });
+        return new RedirectMatcher(records, siteFlags(settings));
+      },
+      { servingLast: servingLast('redirects'), recovered: recovered('redirects') },
+    );
   }
 
   private get repos(): RedirectionRepositories {
@@ -140,30 +156,25 @@ export class RedirectEngine {
     return this.installed;
   }
 
+  /** The settings, for the REST API: rejects when the store cannot be read. */
   async settings(): Promise<RedirectionSettings> {
     await this.ready();
-    if (this.settingsNow) return this.settingsNow;
-    const loading = (this.settingsCache ??= this.repos.getSettings().then(readSettings, (error: unknown) => {
-      this.settingsCache = null;
-      throw error;
-    }));
-    const settings = await loading;
-    if (this.settingsCache === loading) {
-      this.settingsNow = settings;
-      this.plainSettingsNow = !settings.relocate && !settings.https && !settings.preferred_domain && !settings.aliases.length && !settings.headers.some((h) => h.location === 'site');
-    }
-    return settings;
+    return this.loadedSettings.get();
+  }
+
+  /** The settings for a request of the host app: while the store cannot be read, the ones loaded before (Reloadable). */
+  private async requestSettings(): Promise<RedirectionSettings> {
+    await this.ready();
+    return this.loadedSettings.getOrLast();
   }
 
   private forgetSettings(): void {
-    this.settingsCache = null;
-    this.settingsNow = null;
+    this.loadedSettings.forget();
     this.plainSettingsNow = false;
   }
 
   private forgetMatcher(): void {
-    this.matcherCache = null;
-    this.matcherNow = null;
+    this.loadedMatcher.forget();
   }
 
   async saveSettings(settings: RedirectionSettings): Promise<void> {
@@ -181,24 +192,10 @@ export class RedirectEngine {
   /** Forgets everything (after the plugin's "delete"): the next use installs again. */
   async reset(): Promise<void> {
     this.installed = null;
+    this.loadedSettings.clear();
+    this.loadedMatcher.clear();
     this.forgetSettings();
     await this.changed('settings');
-  }
-
-  private async matcher(): Promise<RedirectMatcher> {
-    if (this.matcherNow) return this.matcherNow;
-    const building = (this.matcherCache ??= (async () => {
-      const settings = await this.settings();
-      const records = await this.repos.redirects.all({ status: 'enabled' });
-      return new RedirectMatcher(records, siteFlags(settings));
-    })().catch((error: unknown) => {
-      this.matcherCache = null;
-      throw error;
-    }));
-    const matcher = await building;
-    // Kept only if nothing changed while it was built.
-    if (this.matcherCache === building) this.matcherNow = matcher;
-    return matcher;
   }
 
   /** Writes queued hits and log rows now. */
@@ -234,7 +231,7 @@ export class RedirectEngine {
 
   /** Logs a 404 the app answered to a request no redirect handled (when 404 logging is on). */
   notFound(request: RedirectRequest): void {
-    void this.settings()
+    void this.requestSettings()
       .then((settings) => {
         if (settings.expire_404 < 0) return;
         this.recorder.notFoundLog(this.logRow(request, settings, { url: this.requestUrl(request.url), httpCode: 404 }));
@@ -244,7 +241,7 @@ export class RedirectEngine {
   }
 
   private async decide(request: RedirectRequest): Promise<RedirectDecision> {
-    const settings = await this.settings();
+    const settings = await this.requestSettings();
     const decision = await this.decideWith(request, settings);
     // Redirection's custom headers for the whole site go on every answer of the app.
     if (decision.action === 'continue' && settings.headers.some((h) => h.location === 'site')) {
@@ -268,8 +265,8 @@ export class RedirectEngine {
    * match). No object is made for the request: the adapters build it only for a 404.
    */
   passNow(url: string): 'pass' | 'watch-404' | null {
-    const settings = this.settingsNow;
-    const matcher = this.matcherNow;
+    const settings = this.loadedSettings.current;
+    const matcher = this.loadedMatcher.current;
     if (!settings || !matcher || !this.plainSettingsNow) return null;
     if (matcher.plainMiss(url)) return this.isProtected(url) || settings.expire_404 < 0 ? 'pass' : 'watch-404';
     const decoded = rawUrlDecode(this.requestUrl(url));
@@ -279,10 +276,10 @@ export class RedirectEngine {
   }
 
   handleNow(request: RedirectRequest): RedirectDecision | null {
-    const settings = this.settingsNow;
+    const settings = this.loadedSettings.current;
     if (!settings || settings.headers.some((h) => h.location === 'site')) return null;
     try {
-      const early = this.earlyDecision(request, settings, this.matcherNow);
+      const early = this.earlyDecision(request, settings, this.loadedMatcher.current);
       return early !== NEEDS_MATCHER && 'action' in early ? early : null;
     } catch {
       return null;
@@ -314,8 +311,8 @@ export class RedirectEngine {
   }
 
   private async decideWith(request: RedirectRequest, settings: RedirectionSettings): Promise<RedirectDecision> {
-    let early = this.earlyDecision(request, settings, this.matcherNow);
-    if (early === NEEDS_MATCHER) early = this.earlyDecision(request, settings, await this.matcher());
+    let early = this.earlyDecision(request, settings, this.loadedMatcher.current);
+    if (early === NEEDS_MATCHER) early = this.earlyDecision(request, settings, await this.loadedMatcher.getOrLast());
     if (early === NEEDS_MATCHER || 'action' in early) return early === NEEDS_MATCHER ? CONTINUE : early;
     const { decoded, original, candidates } = early;
     let principal: Promise<Principal | null> | null = null;
