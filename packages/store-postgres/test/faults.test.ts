@@ -166,6 +166,38 @@ describe.skipIf(!serverUrl)('on a PostgreSQL server (skipped without one: set DA
       return { schema, proxy, connectionString: viaProxy.toString() };
     }
 
+    /**
+     * A site with Redirection installed on a store behind a proxy, a second store on the server directly, what
+     * the site logs (warnings with their details, and info lines), and the notices the store hears on
+     * REDIRECTION_CHANNEL. A redirect /old → /new is created and announced, and its own notice heard: a late one
+     * would drop the matcher built for the requests that follow.
+     */
+    async function redirectionBehindProxy(label: string) {
+      const { schema, proxy, connectionString } = await behindProxy(label);
+      const store = postgresStore({ connectionString, schema, poolConfig: { connectionTimeoutMillis: 1_000 }, migrate: true });
+      const other = postgresStore({ ...db.connection(), schema });
+      const warnings: Array<[string, Record<string, unknown> | undefined]> = [];
+      const infos: string[] = [];
+      const logger: Logger = { ...silentLogger, warn: (message, details) => void warnings.push([message, details]), info: (message) => void infos.push(message) };
+      const site = createSite({ store, logger });
+      await store.init();
+      await site.redirects.ready();
+      const [group] = await store.redirection.groups.all();
+      const heard: string[] = [];
+      const off = store.subscribe(REDIRECTION_CHANNEL, (payload) => heard.push(payload));
+      await off.ready;
+      const redirect = await store.redirection.redirects.create(newRedirect({ groupId: group!.id }), { appendPosition: true });
+      await site.redirects.changed();
+      await until(() => heard.includes('redirects'));
+      const close = async () => {
+        off();
+        await site.close();
+        await other.close();
+        await proxy.stop();
+      };
+      return { proxy, other, site, group: group!, redirect, warnings, infos, close };
+    }
+
     it('finds a listening connection that went silent for good, listens on a new one and resyncs the caches', async () => {
       const { schema, proxy, connectionString } = await behindProxy('stranded');
       const store = postgresStore({ connectionString, schema, statementTimeout: 500, listenerHeartbeat: 200, migrate: true });
@@ -192,23 +224,7 @@ describe.skipIf(!serverUrl)('on a PostgreSQL server (skipped without one: set DA
     });
 
     it("keeps Redirection's hits and at most MAX_WAITING_LOG_ROWS log rows while the server is unreachable, and stores the hits when it is back", async () => {
-      const { schema, proxy, connectionString } = await behindProxy('recorder');
-      const store = postgresStore({ connectionString, schema, poolConfig: { connectionTimeoutMillis: 1_000 }, migrate: true });
-      const other = postgresStore({ ...db.connection(), schema });
-      const warnings: Array<[string, Record<string, unknown> | undefined]> = [];
-      const logger: Logger = { ...silentLogger, warn: (message, details) => void warnings.push([message, details]) };
-      const site = createSite({ store, logger });
-      await store.init();
-      await site.redirects.ready();
-      const [group] = await store.redirection.groups.all();
-      const heard: string[] = [];
-      const off = store.subscribe(REDIRECTION_CHANNEL, (payload) => heard.push(payload));
-      await off.ready;
-      const redirect = await store.redirection.redirects.create(newRedirect({ groupId: group!.id }), { appendPosition: true });
-      await site.redirects.changed();
-      // The change's own notice comes back to this instance and drops the matcher it has: heard before the outage,
-      // so that the matcher built next serves the requests during it (else they are not checked for redirects).
-      await until(() => heard.includes('redirects'));
+      const { proxy, other, site, redirect, warnings, close } = await redirectionBehindProxy('recorder');
       const visit = { method: 'GET', url: '/old', headers: {} };
       expect((await site.redirects.handle(visit)).action).toBe('redirect');
       await site.redirects.flush();
@@ -237,53 +253,32 @@ describe.skipIf(!serverUrl)('on a PostgreSQL server (skipped without one: set DA
       const dropped = warnings.filter(([message]) => message.includes('log rows dropped')).reduce((sum, [, details]) => sum + Number(details?.dropped), 0);
       expect(dropped).toBeGreaterThan(0);
       expect(dropped).toBeLessThanOrEqual(site.redirects.backlog().droppedLogRows);
-      off();
-      await site.close();
-      await other.close();
-      await proxy.stop();
+      await close();
     }, 60_000);
 
     it('keeps redirecting with the redirects loaded before when a change comes while they cannot be loaded again', async () => {
-      const { schema, proxy, connectionString } = await behindProxy('stale');
-      const store = postgresStore({ connectionString, schema, poolConfig: { connectionTimeoutMillis: 1_000 }, migrate: true });
-      const other = postgresStore({ ...db.connection(), schema });
-      const warnings: string[] = [];
-      const infos: string[] = [];
-      const logger: Logger = { ...silentLogger, warn: (message) => void warnings.push(message), info: (message) => void infos.push(message) };
-      const site = createSite({ store, logger });
-      await store.init();
-      await site.redirects.ready();
-      const [group] = await store.redirection.groups.all();
-      const heard: string[] = [];
-      const off = store.subscribe(REDIRECTION_CHANNEL, (payload) => heard.push(payload));
-      await off.ready;
-      await store.redirection.redirects.create(newRedirect({ groupId: group!.id, url: '/old', actionData: { url: '/new' } }), { appendPosition: true });
-      await site.redirects.changed();
-      await until(() => heard.includes('redirects'));
+      const { proxy, other, site, group, warnings, infos, close } = await redirectionBehindProxy('stale');
       const visit = (url: string) => site.redirects.handle({ method: 'GET', url, headers: {} });
       expect(await visit('/old')).toMatchObject({ action: 'redirect', location: '/new' });
 
       // The server goes away, and a change drops what this instance loaded (here its own, whose notice cannot be
       // sent; as well the store's resync when its listening connection comes back before reads succeed, or a late
       // notice): requests keep the redirects they had, without waiting for a load each, and one warning is all.
-      await other.redirection.redirects.create(newRedirect({ groupId: group!.id, url: '/added', matchUrl: '/added', actionData: { url: '/there' } }), { appendPosition: true });
+      await other.redirection.redirects.create(newRedirect({ groupId: group.id, url: '/added', matchUrl: '/added', actionData: { url: '/there' } }), { appendPosition: true });
       await proxy.stop();
       await expect(site.redirects.changed()).rejects.toSatisfy(unavailable);
       const started = Date.now();
       for (let i = 0; i < 200; i++) expect(await visit('/old')).toMatchObject({ action: 'redirect', location: '/new' });
       expect(Date.now() - started).toBeLessThan(3_000);
       expect(await visit('/added')).toMatchObject({ action: 'continue' });
-      expect(warnings.filter((message) => message.includes('cannot be loaded'))).toHaveLength(1);
-      expect(warnings.filter((message) => message.includes('not checked for redirects'))).toEqual([]);
+      expect(warnings.filter(([message]) => message.includes('cannot be loaded'))).toHaveLength(1);
+      expect(warnings.filter(([message]) => message.includes('not checked for redirects'))).toEqual([]);
 
       // Back: a reload succeeds within a retry's wait, and the change made meanwhile is served.
       await proxy.start();
       await eventually(async () => expect(await visit('/added')).toMatchObject({ action: 'redirect', location: '/there' }));
       expect(infos.some((message) => message.includes('loaded again'))).toBe(true);
-      off();
-      await site.close();
-      await other.close();
-      await proxy.stop();
+      await close();
     }, 30_000);
 
     it('fails fast while the server is unreachable and recovers when it is back', async () => {
