@@ -21,6 +21,7 @@ import { LATEST_VERSION, migrateSchema, pendingMigrations, schemaVersion, type M
 import { Notifications, type Unsubscribe } from './notifications.js';
 import { applicationPasswordRepository } from './repositories/site/application-passwords.js';
 import { advancingAfter, CONFLICT_ATTEMPTS, conflictBackoff, type Db } from './repositories/db.js';
+import { countableSearch, CountedSearches } from './repositories/calendar/counted-searches.js';
 import { eventRepository } from './repositories/calendar/events.js';
 import { linkedRepository } from './repositories/calendar/linked-posts.js';
 import { optionRepository } from './repositories/site/options.js';
@@ -86,6 +87,8 @@ export class PostgresStore implements SiteStore {
     private readonly notifications: Notifications,
     /** In a transaction's store: the scopes its writes changed, whose versions advance after the commit. */
     private readonly touched: Set<ChangeScope> | null = null,
+    /** The instance's counted searches, shared with its transactions' stores (the root's client runs the fills). */
+    private readonly counted: CountedSearches = new CountedSearches({ sql, t: tables }),
   ) {
     const db: Db = { sql, t: tables };
     // Inside a transaction the versions advance once, after the commit (see transaction()).
@@ -98,7 +101,7 @@ export class PostgresStore implements SiteStore {
     this.users = tracked(userRepository(db), changed, 'users');
     this.applicationPasswords = tracked(applicationPasswordRepository(db), changed, 'application_passwords');
     this.posts = postIndex(db);
-    this.events = tracked(eventRepository(db), changed, 'calendar');
+    this.events = tracked(eventRepository(db, counted), changed, 'calendar');
     this.venues = tracked(linkedRepository<VenueRecord, NewVenue>(db, { type: VENUE, eventColumn: 'venue_ids', search: VENUE_SEARCH }), changed, 'calendar');
     this.organizers = tracked(
       linkedRepository<OrganizerRecord, NewOrganizer>(db, { type: ORGANIZER, eventColumn: 'organizer_ids', search: ORGANIZER_SEARCH }),
@@ -137,7 +140,7 @@ export class PostgresStore implements SiteStore {
     try {
       for (let attempt = 1; ; attempt++) {
         try {
-          const result = await this.sql.transaction((tx) => work(new PostgresStore(tx, this.tables, this.settings, this.notifications, touched)));
+          const result = await this.sql.transaction((tx) => work(new PostgresStore(tx, this.tables, this.settings, this.notifications, touched, this.counted)));
           committed = true;
           return result;
         } catch (error) {
@@ -290,11 +293,23 @@ export class PostgresStore implements SiteStore {
     return this.notifications.publish(this.sql, channel, payload);
   }
 
+  /**
+   * Has the matches of `search` counted by day now (see migration 068), so that event lists with that search read
+   * their total and their page's days from the counts. Lists count a common search on their own after they met it
+   * (COUNTED_SEARCH_MIN_MATCHES); this is for a search known to be common before anyone asks. Resolves false when
+   * the search cannot be counted (a phrase with a space) or another instance is counting it.
+   */
+  async countSearch(search: string): Promise<boolean> {
+    const countable = countableSearch(search);
+    return countable ? this.counted.count(countable) : false;
+  }
+
   /** Stops listening and ends what the store opened itself; a pool or PGlite handed in stays open. */
   async close(): Promise<void> {
     if (this.sql.inTransaction) return;
     this.closed = true;
     if (this.versionRetry) clearTimeout(this.versionRetry);
+    await this.counted.settled();
     await this.notifications.close();
     await this.sql.close();
   }

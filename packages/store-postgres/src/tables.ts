@@ -10,6 +10,9 @@ export interface Tables {
   readonly eventDayCounts: string;
   /** Each event's list keys and lower-cased searched text (migration 014). */
   readonly eventSearch: string;
+  /** The searches whose matches are counted by day, and their counts (migration 068). */
+  readonly eventCountedSearches: string;
+  readonly eventSearchCounts: string;
   readonly venues: string;
   readonly organizers: string;
   readonly terms: string;
@@ -46,6 +49,8 @@ export function tablesIn(schema: string): Tables {
     events: `${s}.events`,
     eventDayCounts: `${s}.event_day_counts`,
     eventSearch: `${s}.event_search`,
+    eventCountedSearches: `${s}.event_counted_searches`,
+    eventSearchCounts: `${s}.event_search_counts`,
     venues: `${s}.venues`,
     organizers: `${s}.organizers`,
     terms: `${s}.terms`,

@@ -6,6 +6,7 @@ import { postgresStore, type PostgresStore } from '../src/index.js';
 import { eventListSql } from '../src/repositories/calendar/event-list.js';
 import { tablesIn } from '../src/tables.js';
 import { patientConnection, useSharedSchema, type TestDatabase } from './support/database.js';
+import { at, DAY, eventStart, STATUSES, windowAndPage } from './support/windows.js';
 
 /**
  * event_day_counts (migration 012) against the events themselves: the table equals a recount after any writes,
@@ -55,11 +56,6 @@ function patientInstances(): PostgresStore[] {
   return instances;
 }
 
-const STATUSES = ['publish', 'draft', 'private', 'trash'] as const;
-const base = Date.UTC(2027, 2, 10);
-/** Minutes from 2027-03-10 00:00 UTC as a WordPress UTC instant. */
-const at = (minutes: number) => new Date(base + minutes * 60_000).toISOString().slice(0, 19).replace('T', ' ');
-const DAY = 24 * 60;
 
 describe('event_day_counts', () => {
   it('equals a recount after creates, updates of every key and deletes, one statement of many rows included', async () => {
@@ -324,32 +320,18 @@ describe('event_day_counts', () => {
   it('gives list totals equal to a plain count(*), and pages equal to the plain ordered query, over random events and windows', async () => {
     const minute = fc.oneof(fc.integer({ min: -DAY, max: 4 * DAY }), fc.constantFrom(0, DAY, 2 * DAY, DAY - 1, 2 * DAY - 1).map((m) => m));
     const event = fc.record({
-      start: fc.oneof({ arbitrary: minute, weight: 9 }, { arbitrary: fc.constant(null), weight: 1 }),
+      start: eventStart(minute),
       // Some end before they start: the counts must not rely on end >= start.
       duration: fc.oneof(fc.integer({ min: 0, max: 3 * DAY }), fc.integer({ min: -3 * DAY, max: 0 })),
       status: fc.constantFrom(...STATUSES),
       hidden: fc.boolean(),
       venues: fc.constantFrom('none', 'placed', 'bare', 'both'),
     });
-    /** A bound: any minute, a day's first or last second (the API's whole-day windows), or none. */
-    const bound = fc.option(
-      fc.oneof(
-        minute.map((m) => at(m)),
-        fc.integer({ min: -1, max: 4 }).map((d) => at(d * DAY)),
-        fc.integer({ min: -1, max: 4 }).map((d) => `${at(d * DAY).slice(0, 10)} 23:59:59`),
-      ),
-      { nil: undefined },
-    );
     const query = fc.record({
       statuses: fc.constantFrom<EventQuery['statuses']>(['publish'], ['publish', 'private'], ['draft'], 'any'),
       readable: fc.option(fc.subarray([...STATUSES], { minLength: 0 }), { nil: undefined }),
       excludeHidden: fc.boolean(),
-      startsAfter: bound,
-      startsBefore: bound,
-      endsAfter: bound,
-      endsBefore: bound,
-      offset: fc.oneof(fc.integer({ min: 0, max: 3 }), fc.integer({ min: 0, max: 30 })),
-      limit: fc.integer({ min: 1, max: 10 }),
+      ...windowAndPage(minute),
       located: fc.boolean(),
     });
     await fc.assert(

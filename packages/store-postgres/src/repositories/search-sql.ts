@@ -6,10 +6,13 @@ import { hasNul, type Params } from '../sql/params.js';
  * WordPress search (core's searchTerms: at most nine terms, the text bounded): every term appears,
  * case-insensitively, in one of `columns`, and an excluded (`-word`) term in none. ILIKE '%term%' per column is
  * what the trigram indexes serve. A term with a NUL character cannot appear in stored text (see params.ts).
+ * `joinedIndex: false` leaves out the joined text's test, for rows already narrowed by another index (a day of
+ * events, see countedSearchPageSql), which the planner should not trade for the word's whole posting list.
  */
-export function searchConditions(params: Params, search: string | undefined, columns: readonly string[]): string[] {
+export function searchConditions(params: Params, search: string | undefined, columns: readonly string[], options: { joinedIndex?: boolean } = {}): string[] {
   if (!search) return [];
-  const combined = POST_TEXT_COLUMNS.every((column, i) => columns[i] === `p.${column}`) && columns.length === POST_TEXT_COLUMNS.length;
+  const combined =
+    options.joinedIndex !== false && POST_TEXT_COLUMNS.every((column, i) => columns[i] === `p.${column}`) && columns.length === POST_TEXT_COLUMNS.length;
   return searchTerms(search).map((term) => {
     if (hasNul(term.text)) return term.exclude ? 'TRUE' : 'FALSE';
     const pattern = params.add(containsPattern(term.text), 'text');

@@ -1,6 +1,7 @@
 import { StoreError, type Asked, type EventRecord, type EventRepository, type NewEvent, type Patch } from '@siterest/core';
 import { idValue } from '../../sql/params.js';
 import { atomically, type Db } from '../db.js';
+import type { CountedSearches } from './counted-searches.js';
 import { listEvents } from './event-list.js';
 import { adjustTermCounts, afterReplace, countDeltas, EVENT_TERMS, replaceEventTerms } from './event-terms.js';
 import { insertPost, readPost, readPosts, updatePost } from '../post-rows.js';
@@ -9,12 +10,12 @@ import { EVENT } from '../post-types.js';
 const PUBLISHED = 'publish';
 
 /** Events: a post, its `events` row and its term assignments, always written together with the term counts. */
-export function eventRepository(db: Db): Asked<EventRepository> {
+export function eventRepository(db: Db, counted?: CountedSearches): Asked<EventRepository> {
   const get = (d: Db, id: number) => readPost<EventRecord>(d, EVENT, id, EVENT_TERMS);
   return {
     get: (id) => get(db, id),
     getMany: (ids) => readPosts<EventRecord>(db, EVENT, ids, EVENT_TERMS),
-    list: (query) => listEvents(db, query),
+    list: (query) => listEvents(db, query, counted),
 
     create: (input: NewEvent) =>
       atomically(db, async (tx) => {
