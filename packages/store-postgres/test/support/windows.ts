@@ -20,7 +20,7 @@ export const eventStart = (minute: fc.Arbitrary<number>): fc.Arbitrary<number | 
  * an upper bound takes its day in whole for, came too seldom), a day's first or last second (the API's whole-day
  * windows), or none.
  */
-export const windowBound = (minute: fc.Arbitrary<number>): fc.Arbitrary<string | undefined> =>
+const windowBound = (minute: fc.Arbitrary<number>): fc.Arbitrary<string | undefined> =>
   fc.option(
     fc.oneof(
       minute.map((m) => at(m)),

@@ -18,7 +18,7 @@ export const COUNTED_SEARCH_MIN_MATCHES = 1000;
  * tests its text against each of them (one LIKE each), and each costs a fill and a row per (status, hidden flag,
  * start day, end day) it matches.
  */
-export const MAX_COUNTED_SEARCHES = 16;
+const MAX_COUNTED_SEARCHES = 16;
 
 /**
  * An instance starts at most one fill per this many ms. Any visitor can ask for a common search; a fill reads every
