@@ -136,7 +136,7 @@ export class CountedSearches {
    */
   async count(search: CountableSearch): Promise<boolean> {
     const { sql, t } = this.db;
-    const claimed = await sql.query<{ id: string; ready: boolean }>(
+    const claimed = await sql.query<{ id: string }>(
       `INSERT INTO ${t.eventCountedSearches} AS w (key, patterns, excluded)
        VALUES ($1, ARRAY(SELECT lower(p) FROM unnest($2::text[]) p), ARRAY(SELECT lower(p) FROM unnest($3::text[]) p))
        ON CONFLICT (key) DO UPDATE SET fill_started = now() WHERE NOT w.ready AND w.fill_started < now() - interval '${ABANDONED_FILL}'
