@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Pool, PoolConfig } from 'pg';
+import type { Logger } from '@siterest/core';
 import type { PGliteInterface } from '@electric-sql/pglite';
 import type { PGliteDatabase, PgPool, PgPoolSettings } from './drivers.js';
 import type { FirstIds } from './first-ids.js';
@@ -45,6 +46,11 @@ export interface PostgresStoreOptions {
    * listens and the caches are cleared, as after any lost connection. PGlite has no such connection.
    */
   listenerHeartbeat?: number;
+  /**
+   * Where the store reports what failed in work no request waits for: today the background count of a common search
+   * (see the README). Give it the site's logger (`createSite({ logger })`); unset, such failures are not reported.
+   */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 /** Fail fast when the server is away instead of queueing requests for the OS's TCP timeout. */
@@ -109,6 +115,7 @@ export function postgresStore(options: PostgresStoreOptions): PostgresStore {
       firstIds: options.firstIds ?? {},
       migrate: options.migrate ?? false,
       migrateOptions: options.extensionSchema ? { extensionSchema: options.extensionSchema } : {},
+      ...(options.logger ? { logger: options.logger } : {}),
     },
     new Notifications(sql, channelFor(tables.schema)),
   );

@@ -4,6 +4,7 @@ import {
   type ChangeScope,
   type ApplicationPasswordRepository,
   type EventRepository,
+  type Logger,
   type OptionRepository,
   type OrganizerRecord,
   type OrganizerRepository,
@@ -59,6 +60,8 @@ export interface StoreSettings {
   firstIds: FirstIds;
   migrate: boolean;
   migrateOptions: MigrateOptions;
+  /** Where work the store does in the background reports what failed (PostgresStoreOptions.logger). */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 /** The PostgreSQL SiteStore. A transaction gets its own instance bound to the transaction's connection. */
@@ -88,7 +91,7 @@ export class PostgresStore implements SiteStore {
     /** In a transaction's store: the scopes its writes changed, whose versions advance after the commit. */
     private readonly touched: Set<ChangeScope> | null = null,
     /** The instance's counted searches, shared with its transactions' stores (the root's client runs the fills). */
-    private readonly counted: CountedSearches = new CountedSearches({ sql, t: tables }),
+    private readonly counted: CountedSearches = new CountedSearches({ sql, t: tables }, {}, Date.now, settings.logger),
   ) {
     const db: Db = { sql, t: tables };
     // Inside a transaction the versions advance once, after the commit (see transaction()).

@@ -7,7 +7,7 @@ import { countableSearch, CountedSearches } from '../src/repositories/calendar/c
 import { countedSearchBounds, countedSearchBoundsSql, countedSearchOf, countedSearchPageSql, eventListSql, listEvents } from '../src/repositories/calendar/event-list.js';
 import type { Db } from '../src/repositories/db.js';
 import { tablesIn } from '../src/tables.js';
-import { useSharedSchema, type TestDatabase } from './support/database.js';
+import { DATABASE_URL, useSharedSchema, type TestDatabase } from './support/database.js';
 import { explainAnalyze, rowsRead, withStatements } from './support/plans.js';
 import { at, DAY, eventStart, STATUSES, windowAndPage } from './support/windows.js';
 
@@ -172,6 +172,57 @@ describe('counted searches', () => {
     await counted.settled();
     expect(await keys()).toEqual(['+concert', '+market']);
   });
+
+  it('decides a hand-over on a fresh read of the ready searches: one another instance counted leaves the minute\'s fill unused', async () => {
+    for (let i = 0; i < 6; i++) await store.events.create(wordyEvent('concert jazz', i * 100));
+    expect(await store.countSearch('concert')).toBe(true);
+    // An instance that has just started has read no ready search yet when its first common search is handed over.
+    const counted = new CountedSearches(tables, { minMatches: 5 });
+    counted.noteTotal(concert, 6);
+    await counted.settled();
+    expect(counted.idOf(concert)).toBeDefined();
+    counted.noteTotal(countableSearch('jazz')!, 6);
+    await counted.settled();
+    const rows = await db.admin(`SELECT key, ready FROM ${s}.event_counted_searches ORDER BY id`);
+    expect(rows).toEqual([
+      { key: '+concert', ready: true },
+      { key: '+jazz', ready: true },
+    ]);
+  });
+
+  it.skipIf(!DATABASE_URL)(
+    'gives a fill up when a writer stays open past the wait, reports it without the search, and lists stay plain and exact (needs a PostgreSQL server: PGlite runs one transaction at a time)',
+    async () => {
+      for (let i = 0; i < 6; i++) await store.events.create(wordyEvent('concert', i * 100));
+      const warnings: Array<[string, Record<string, unknown> | undefined]> = [];
+      const counted = new CountedSearches(tables, { minMatches: 5, writersWaitMs: 200 }, Date.now, { warn: (message, details) => warnings.push([message, details]) });
+      const q: EventQuery = { statuses: ['publish'], endsAfter: at(0), orderBy: 'start', offset: 0, limit: 3, search: 'concert' };
+      // A writer of event_search whose transaction stays open across the claim and past the wait.
+      let commit!: () => void;
+      const committing = new Promise<void>((resolve) => (commit = resolve));
+      let written!: () => void;
+      const wrote = new Promise<void>((resolve) => (written = resolve));
+      const open = other.transaction(async (tx) => {
+        await tx.events.create(wordyEvent('late concert', 3 * DAY));
+        written();
+        await committing;
+      });
+      await wrote;
+      const plain = await listEvents(tables, q);
+      expect(plain.total).toBe(6);
+      expect(await listEvents(tables, q, counted)).toEqual(plain);
+      await counted.settled();
+      expect(warnings).toEqual([[expect.stringContaining('could not be counted'), { terms: 1, error: expect.stringContaining('stayed open too long') }]]);
+      expect(JSON.stringify(warnings)).not.toContain('concert');
+      expect(await db.admin(`SELECT ready FROM ${s}.event_counted_searches WHERE key = $1`, [concert.key])).toEqual([{ ready: false }]);
+      commit();
+      await open;
+      expect(counted.idOf(concert)).toBeUndefined();
+      const after = await listEvents(tables, q, counted);
+      expect(after).toEqual(await listEvents(tables, q));
+      expect(after.total).toBe(7);
+    },
+  );
 
   it('drops the searches used longest ago beyond sixteen, with their counts', async () => {
     await store.events.create(wordyEvent('w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14 w15 w16', 60));

@@ -1,4 +1,4 @@
-import { searchTerms } from '@siterest/core';
+import { searchTerms, type Logger } from '@siterest/core';
 import { containsPattern } from '../../sql/like.js';
 import { sleep } from '../../sql/limits.js';
 import { hasNul, Params } from '../../sql/params.js';
@@ -80,6 +80,8 @@ export class CountedSearches {
   private reading: Promise<void> | undefined;
   private lastFill = -Infinity;
   private filling: Promise<unknown> | undefined;
+  /** Hand-overs waiting for the ready searches to be read (noteTotal), awaited by settled(). */
+  private readonly deciding = new Set<Promise<unknown>>();
   private readonly stamped = new Map<number, number>();
   /** Writes of `used` under way, awaited by settled(). */
   private readonly stamping = new Set<Promise<unknown>>();
@@ -87,9 +89,11 @@ export class CountedSearches {
   constructor(
     /** The store's own client, outside any caller's transaction: fills and reads of the list commit on their own. */
     private readonly db: Db,
-    /** COUNTED_SEARCH_MIN_MATCHES and FILL_INTERVAL_MS unless given (tests). */
-    private readonly limits: { minMatches?: number; fillIntervalMs?: number } = {},
+    /** COUNTED_SEARCH_MIN_MATCHES, FILL_INTERVAL_MS and WRITERS_WAIT_MS unless given (tests). */
+    private readonly limits: { minMatches?: number; fillIntervalMs?: number; writersWaitMs?: number } = {},
     private readonly now: () => number = Date.now,
+    /** Where a fill that failed is reported (nothing waits for a fill started by a list). */
+    private readonly logger?: Pick<Logger, 'warn'>,
   ) {}
 
   /** The id of the counts of `search` when they were ready at the last read; the list's statement checks again. */
@@ -112,21 +116,40 @@ export class CountedSearches {
 
   /** A list counted `total` matches of `search` plainly: a common search is counted, in the background. */
   noteTotal(search: CountableSearch, total: number): void {
-    if (total < (this.limits.minMatches ?? COUNTED_SEARCH_MIN_MATCHES) || this.ready.has(search.key) || this.filling) return;
+    if (total < (this.limits.minMatches ?? COUNTED_SEARCH_MIN_MATCHES) || this.filling) return;
+    // Decided on a fresh read of the ready searches: right after an instance starts it has read none, and a search
+    // another instance counted would be claimed in vain, using up the minute's fill.
+    if (this.now() - this.readAt > REFRESH_MS) {
+      const deciding = this.refresh()
+        .then(() => {
+          if (this.now() - this.readAt <= REFRESH_MS) this.noteTotal(search, total);
+        })
+        .finally(() => this.deciding.delete(deciding));
+      this.deciding.add(deciding);
+      return;
+    }
+    if (this.ready.has(search.key)) return;
     const at = this.now();
     if (at - this.lastFill < (this.limits.fillIntervalMs ?? FILL_INTERVAL_MS)) return;
     this.lastFill = at;
-    // A failed fill leaves its claim, taken over after ABANDONED_FILL; nothing waits for it, so nothing is thrown.
+    // A failed fill leaves its claim, taken over after ABANDONED_FILL; nothing waits for it, so it is only reported.
     this.filling = this.count(search)
-      .catch(() => false)
+      .catch((error: unknown) => {
+        this.logger?.warn('a common search could not be counted; its lists are counted the plain way', {
+          terms: search.patterns.length + search.excluded.length,
+          error: error instanceof Error ? error.message : String(error),
+        });
+        return false;
+      })
       .finally(() => (this.filling = undefined));
   }
 
   /** Resolves once the fill under way, if any, has ended (the store's close, tests). */
   async settled(): Promise<void> {
-    await this.filling;
-    await this.reading;
-    await Promise.all(this.stamping);
+    // A hand-over may start a fill once its read ends: waited for until nothing is under way.
+    while (this.filling || this.reading || this.deciding.size || this.stamping.size) {
+      await Promise.all([this.filling, this.reading, ...this.deciding, ...this.stamping]);
+    }
   }
 
   /**
@@ -172,7 +195,7 @@ export class CountedSearches {
       [t.eventSearch],
     );
     const writers = rows.map((row) => row.vxid);
-    const deadline = this.now() + WRITERS_WAIT_MS;
+    const deadline = this.now() + (this.limits.writersWaitMs ?? WRITERS_WAIT_MS);
     while (writers.length) {
       const open = await sql.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'virtualxid' AND virtualxid = ANY($1::text[])`, [writers]);
       if (!open[0]!.n) return;
