@@ -195,7 +195,13 @@ describe('counted searches', () => {
     async () => {
       for (let i = 0; i < 6; i++) await store.events.create(wordyEvent('concert', i * 100));
       const warnings: Array<[string, Record<string, unknown> | undefined]> = [];
-      const counted = new CountedSearches(tables, { minMatches: 5, writersWaitMs: 200 }, Date.now, { warn: (message, details) => warnings.push([message, details]) });
+      const counted = new CountedSearches(tables, { minMatches: 5, writersWaitMs: 200 }, Date.now, {
+        // A logger that throws, as an app's may: the fill's failure must still end quietly.
+        warn: (message, details) => {
+          warnings.push([message, details]);
+          throw new Error('logger down');
+        },
+      });
       const q: EventQuery = { statuses: ['publish'], endsAfter: at(0), orderBy: 'start', offset: 0, limit: 3, search: 'concert' };
       // A writer of event_search whose transaction stays open across the claim and past the wait.
       let commit!: () => void;

@@ -135,10 +135,14 @@ export class CountedSearches {
     // A failed fill leaves its claim, taken over after ABANDONED_FILL; nothing waits for it, so it is only reported.
     this.filling = this.count(search)
       .catch((error: unknown) => {
-        this.logger?.warn('a common search could not be counted; its lists are counted the plain way', {
-          terms: search.patterns.length + search.excluded.length,
-          error: error instanceof Error ? error.message : String(error),
-        });
+        try {
+          this.logger?.warn('a common search could not be counted; its lists are counted the plain way', {
+            terms: search.patterns.length + search.excluded.length,
+            error: error instanceof Error ? error.message : String(error),
+          });
+        } catch {
+          // An app's logger that throws must not leave a rejection no one handles (which ends the process).
+        }
         return false;
       })
       .finally(() => (this.filling = undefined));
