@@ -304,6 +304,25 @@ export function storeContractSuite(name: string, factory: StoreFactory): void {
           expect(await list({ endsAfter: '2027-03-12 17:00:00' })).toEqual([e.art!.id, e.hidden!.id]);
         });
 
+        it('lists an event that ends before it starts (written so through the store) when its end is in an end-bounded window', async () => {
+          const reversed = await store.events.create(
+            newEvent({ title: 'Reversed', startDateUtc: '2027-04-01 10:00:00', endDateUtc: '2027-01-20 10:00:00', categoryIds: [cat.id] }),
+          );
+          // An end bound bounds every other event's start; this one starts after it and ends within it.
+          const window = { startsAfter: '2027-01-01 00:00:00', endsBefore: '2027-02-01 23:59:59' };
+          expect(await list(window)).toEqual([e.jazz!.id, e.park!.id, reversed.id]);
+          expect(await list({ ...window, categoryIds: [cat.id] })).toEqual([e.jazz!.id, reversed.id]);
+          const page = await store.events.list(eventQuery({ ...window, offset: 2, limit: 1 }));
+          expect({ total: page.total, ids: ids(page.items) }).toEqual({ total: 3, ids: [reversed.id] });
+          // Its end moved after its start, then back before it: the lists follow.
+          await store.events.update(reversed.id, { endDateUtc: '2027-04-01 12:00:00' });
+          expect(await list(window)).toEqual([e.jazz!.id, e.park!.id]);
+          await store.events.update(reversed.id, { endDateUtc: '2027-01-31 12:00:00' });
+          expect(await list(window)).toEqual([e.jazz!.id, e.park!.id, reversed.id]);
+          // A start bound at or before the end bound leaves it out, as any event starting after it.
+          expect(await list({ ...window, startsBefore: '2027-02-01 23:59:59' })).toEqual([e.jazz!.id, e.park!.id]);
+        });
+
         it('searches every word in title, content or excerpt, case-insensitively', async () => {
           expect(await list({ search: 'jazz' })).toEqual([e.jazz!.id]);
           expect(await list({ search: 'EVENING jazz' })).toEqual([e.jazz!.id]);

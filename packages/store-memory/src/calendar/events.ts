@@ -121,7 +121,7 @@ function listEvents({ db, journal }: MemoryContext, query: EventQuery): Page<Eve
   const remembered = journal ? undefined : db.eventMatches.find(key, db.changes.calendar);
   if (remembered) return pageOf(remembered, query);
   // Walk in start order from the lowest possible start; an event starting after the last allowed start or
-  // end (an end is never before its start) ends the walk.
+  // end ends the walk (an event starts by its end, unless it ends before it starts: see below).
   const accepts = eventFilter(db, query);
   const index = db.eventsByStart;
   const records = index.records;
@@ -131,6 +131,12 @@ function listEvents({ db, journal }: MemoryContext, query: EventQuery): Page<Eve
     const event = records[i]!;
     if (last !== undefined && event.startDateUtc > last) break;
     if (accepts(event)) matches.push(event);
+  }
+  // The events ending before they start that start after the walk's end: they may still end within an end bound.
+  // Each starts after every event walked, so they follow in order.
+  if (last !== undefined) {
+    const ending = index.endingBeforeStart;
+    for (let i = index.endingBeforeStartAfter(last); i < ending.length; i++) if (accepts(ending[i]!)) matches.push(ending[i]!);
   }
   if (!journal) db.eventMatches.keep(key, db.changes.calendar, matches);
   return pageOf(matches, query);
