@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseFormString, parseNestedForm } from '../src/http/query.js';
+import { parseFormString, parseNestedForm, phpUrlDecode } from '../src/http/query.js';
 
 describe('objects built from request values', () => {
   it('read as PHP reads an array in a string context, and expose nothing a client could name', () => {
@@ -39,3 +39,39 @@ describe('query strings without brackets', () => {
     expect(Object.entries(parseFormString(input))).toEqual(Object.entries(parseNestedForm(input)));
   });
 });
+
+/**
+ * PHP's urldecode as its manual states it, written the plain way: every escape its own byte, every other run of text
+ * its UTF-8 bytes, the whole read as UTF-8 (a text with no `%` as it is).
+ */
+function urldecodeByTheBook(text: string): string {
+  const plain = text.replace(/\+/g, ' ');
+  if (!plain.includes('%')) return plain;
+  const bytes: Buffer[] = [];
+  let from = 0;
+  for (const match of plain.matchAll(/%([0-9a-fA-F]{2})/g)) {
+    bytes.push(Buffer.from(plain.slice(from, match.index), 'utf8'), Buffer.from([Number.parseInt(match[1]!, 16)]));
+    from = match.index + 3;
+  }
+  bytes.push(Buffer.from(plain.slice(from), 'utf8'));
+  return Buffer.concat(bytes).toString('utf8');
+}
+
+describe('percent decoding (PHP urldecode)', () => {
+  it('decodes as the manual states: escapes, bad escapes, plus signs, cut-off and non-ASCII characters', () => {
+    const piece = fc.constantFrom('%', '%%', '%4', '%41', '%4a', '%4G', '%e2', '%E2%80', '%E2%80%9C', '%C3%A9', '%FF', '%00', '+', 'a', 'F', '9', 'é', '€', '😀', '\uD800', '\uDC00', ' ');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
+        const input = pieces.join('');
+        expect(phpUrlDecode(input)).toBe(urldecodeByTheBook(input));
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('decodes a run of 100,000 escapes into its characters', () => {
+    expect(phpUrlDecode(`x${'%3C'.repeat(100_000)}%E2%80%9Cx`)).toBe(`x${'<'.repeat(100_000)}\u201Cx`);
+    expect(phpUrlDecode('%'.repeat(100_000))).toBe('%'.repeat(100_000));
+  });
+});
+

@@ -1,26 +1,40 @@
 import qs from 'qs';
 import { adoptRequestObjects, requestObject } from './php.js';
 
-const PERCENT_BYTE = /%([0-9a-fA-F]{2})/g;
+/** The value of a hexadecimal digit's character code, or -1. */
+function hexDigit(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  if (code >= 65 && code <= 70) return code - 55;
+  if (code >= 97 && code <= 102) return code - 87;
+  return -1;
+}
 
 /**
  * PHP's `urldecode`, which never fails: `+` is a space, each valid `%XX` one byte, anything else (a lone `%`,
  * `%zz`) kept as written. The bytes are then read as UTF-8, a sequence that is not (a cut-off character) becoming
  * U+FFFD — PHP would keep the raw bytes, which a JavaScript string cannot hold. decodeURIComponent instead throws
- * on all of these. Linear.
+ * on all of these. Linear, into one buffer: a buffer per escaped byte made a value of 100,000 escapes (300 KB of
+ * form body) cost about 100 ms.
  */
 export function phpUrlDecode(text: string): string {
   const plain = text.includes('+') ? text.replace(/\+/g, ' ') : text;
-  if (!plain.includes('%')) return plain;
-  const bytes: Buffer[] = [];
+  let at = plain.indexOf('%');
+  if (at === -1) return plain;
+  // Each escape is three characters for one byte, and the rest is written as UTF-8: never more than the whole.
+  const bytes = Buffer.allocUnsafe(Buffer.byteLength(plain, 'utf8'));
+  let length = 0;
   let from = 0;
-  for (const match of plain.matchAll(PERCENT_BYTE)) {
-    if (match.index > from) bytes.push(Buffer.from(plain.slice(from, match.index), 'utf8'));
-    bytes.push(Buffer.from([Number.parseInt(match[1]!, 16)]));
-    from = match.index + match[0].length;
+  for (; at !== -1; at = plain.indexOf('%', at + 1)) {
+    const high = hexDigit(plain.charCodeAt(at + 1));
+    const low = high === -1 ? -1 : hexDigit(plain.charCodeAt(at + 2));
+    if (low === -1) continue;
+    if (at > from) length += bytes.write(plain.slice(from, at), length, 'utf8');
+    bytes[length++] = high * 16 + low;
+    from = at + 3;
+    at += 2;
   }
-  if (from < plain.length) bytes.push(Buffer.from(plain.slice(from), 'utf8'));
-  return Buffer.concat(bytes).toString('utf8');
+  if (from < plain.length) length += bytes.write(plain.slice(from), length, 'utf8');
+  return bytes.toString('utf8', 0, length);
 }
 
 /** Most pairs read from one query string or form body (as PHP's max_input_vars, more generously). */
