@@ -9,7 +9,7 @@ import type { Db } from '../src/repositories/db.js';
 import { tablesIn } from '../src/tables.js';
 import { DATABASE_URL, useSharedSchema, type TestDatabase } from './support/database.js';
 import { explainAnalyze, rowsRead, withStatements } from './support/plans.js';
-import { at, DAY, eventStart, STATUSES, windowAndPage } from './support/windows.js';
+import { at, DAY, eventStart, eventTimes, STATUSES, windowAndPage } from './support/windows.js';
 
 /**
  * Counted searches (migration 068, counted-searches.ts): the counts equal a recount of the matching event_search rows
@@ -53,6 +53,24 @@ const concert = countableSearch('concert')!;
 /** An event whose title holds `words`, starting `minutes` after the base. */
 function wordyEvent(words: string, minutes: number, extra: Parameters<typeof newEvent>[0] = {}) {
   return newEvent({ title: `An evening: ${words}`, content: 'Doors at eight.', startDateUtc: at(minutes), endDateUtc: at(minutes + 90), ...extra });
+}
+
+/**
+ * A transaction of `instance` that writes `event` (its trigger runs at once) and stays open until `commit()`:
+ * `done` settles when it has committed.
+ */
+async function openWriter(instance: PostgresStore, event: ReturnType<typeof wordyEvent>): Promise<{ commit: () => void; done: Promise<unknown> }> {
+  let commit!: () => void;
+  const committing = new Promise<void>((resolve) => (commit = resolve));
+  let written!: () => void;
+  const wrote = new Promise<void>((resolve) => (written = resolve));
+  const done = instance.transaction(async (tx) => {
+    await tx.events.create(event);
+    written();
+    await committing;
+  });
+  await Promise.race([wrote, done]);
+  return { commit, done };
 }
 
 describe('counted searches', () => {
@@ -99,16 +117,7 @@ describe('counted searches', () => {
   it('counts exactly when writers run during the fill, one holding its transaction open across the claim', async () => {
     for (let i = 0; i < 40; i++) await store.events.create(wordyEvent(i % 2 ? 'concert' : 'jazz', i * 97));
     // A writer whose trigger runs before the search is claimed, committing after: the fill has to wait for it.
-    let commit!: () => void;
-    const committing = new Promise<void>((resolve) => (commit = resolve));
-    let written!: () => void;
-    const wrote = new Promise<void>((resolve) => (written = resolve));
-    const early = other.transaction(async (tx) => {
-      await tx.events.create(wordyEvent('early concert', 5 * DAY));
-      written();
-      await committing;
-    });
-    await wrote;
+    const early = await openWriter(other, wordyEvent('early concert', 5 * DAY));
     const filling = store.countSearch('concert');
     // Other writers go on meanwhile, on both instances, some of them moving and rewording the counted events.
     const writes = Array.from({ length: 60 }, async (_, i) => {
@@ -120,8 +129,8 @@ describe('counted searches', () => {
       return instance.events.update(ids[0]!.id as number, { startDateUtc: at(i * 53), endDateUtc: at(i * 53 + 30) });
     });
     await new Promise((resolve) => setTimeout(resolve, 300));
-    commit();
-    const outcomes = await Promise.allSettled([early, ...writes]);
+    early.commit();
+    const outcomes = await Promise.allSettled([early.done, ...writes]);
     expect(outcomes.filter((o) => o.status === 'rejected')).toEqual([]);
     expect(await filling).toBe(true);
     const { counts, recount } = await countsAndRecount(concert.key);
@@ -204,16 +213,7 @@ describe('counted searches', () => {
       });
       const q: EventQuery = { statuses: ['publish'], endsAfter: at(0), orderBy: 'start', offset: 0, limit: 3, search: 'concert' };
       // A writer of event_search whose transaction stays open across the claim and past the wait.
-      let commit!: () => void;
-      const committing = new Promise<void>((resolve) => (commit = resolve));
-      let written!: () => void;
-      const wrote = new Promise<void>((resolve) => (written = resolve));
-      const open = other.transaction(async (tx) => {
-        await tx.events.create(wordyEvent('late concert', 3 * DAY));
-        written();
-        await committing;
-      });
-      await wrote;
+      const open = await openWriter(other, wordyEvent('late concert', 3 * DAY));
       const plain = await listEvents(tables, q);
       expect(plain.total).toBe(6);
       expect(await listEvents(tables, q, counted)).toEqual(plain);
@@ -221,8 +221,8 @@ describe('counted searches', () => {
       expect(warnings).toEqual([[expect.stringContaining('could not be counted'), { terms: 1, error: expect.stringContaining('stayed open too long') }]]);
       expect(JSON.stringify(warnings)).not.toContain('concert');
       expect(await db.admin(`SELECT ready FROM ${s}.event_counted_searches WHERE key = $1`, [concert.key])).toEqual([{ ready: false }]);
-      commit();
-      await open;
+      open.commit();
+      await open.done;
       expect(counted.idOf(concert)).toBeUndefined();
       const after = await listEvents(tables, q, counted);
       expect(after).toEqual(await listEvents(tables, q));
@@ -331,9 +331,7 @@ describe('counted searches', () => {
       fc.asyncProperty(fc.array(event, { maxLength: 30 }), fc.array(query, { minLength: 1, maxLength: 8 }), async (events, queries) => {
         await db.admin(`DELETE FROM ${s}.posts`);
         for (const e of events) {
-          const start = e.start === null ? ZERO_DATE : at(e.start);
-          const end = e.start === null ? ZERO_DATE : at(e.start + e.duration);
-          await store.events.create(newEvent({ title: e.words.join(' '), startDateUtc: start, endDateUtc: end, status: e.status, hideFromListings: e.hidden }));
+          await store.events.create(newEvent({ title: e.words.join(' '), ...eventTimes(e.start, e.duration), status: e.status, hideFromListings: e.hidden }));
         }
         for (const search of searches) await counted.count(countableSearch(search)!);
         for (const [i, rest] of queries.entries()) {

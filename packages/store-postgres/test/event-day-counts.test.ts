@@ -6,7 +6,7 @@ import { postgresStore, type PostgresStore } from '../src/index.js';
 import { eventListSql } from '../src/repositories/calendar/event-list.js';
 import { tablesIn } from '../src/tables.js';
 import { patientConnection, useSharedSchema, type TestDatabase } from './support/database.js';
-import { at, DAY, eventStart, STATUSES, windowAndPage } from './support/windows.js';
+import { at, DAY, eventStart, eventTimes, STATUSES, windowAndPage } from './support/windows.js';
 
 /**
  * event_day_counts (migration 012) against the events themselves: the table equals a recount after any writes,
@@ -341,9 +341,7 @@ describe('event_day_counts', () => {
         const bare = (await store.venues.create(newVenue({ title: 'Bare' }))).id;
         const venuesOf = { none: [], placed: [placed], bare: [bare], both: [bare, placed] };
         for (const e of events) {
-          const start = e.start === null ? ZERO_DATE : at(e.start);
-          const end = e.start === null ? ZERO_DATE : at(e.start + e.duration);
-          await store.events.create(newEvent({ startDateUtc: start, endDateUtc: end, status: e.status, hideFromListings: e.hidden, venueIds: venuesOf[e.venues] }));
+          await store.events.create(newEvent({ ...eventTimes(e.start, e.duration), status: e.status, hideFromListings: e.hidden, venueIds: venuesOf[e.venues] }));
         }
         for (const { readable, located, ...rest } of queries) {
           const q: EventQuery = { ...rest, orderBy: 'start', ...(readable ? { visibility: { statuses: readable } } : {}), ...(located ? { geo: {} } : {}) };

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ZERO_DATE, type EventQuery } from '@siterest/core';
+import type { EventQuery } from '@siterest/core';
 import { newEvent, taxonomies } from '@siterest/core/testing';
 import { useMigratedStore } from './support/database.js';
-import { at, DAY, eventStart, STATUSES, windowAndPage } from './support/windows.js';
+import { at, DAY, eventStart, eventTimes, STATUSES, windowAndPage } from './support/windows.js';
 
 const migrated = useMigratedStore('list');
 
@@ -72,10 +72,8 @@ describe('event lists filtered by terms', () => {
       fc.asyncProperty(fc.array(event, { maxLength: 30 }), fc.array(query, { minLength: 1, maxLength: 10 }), async (events, queries) => {
         await db.admin(`DELETE FROM ${s}.posts`);
         for (const e of events) {
-          const start = e.start === null ? ZERO_DATE : at(e.start);
-          const end = e.start === null ? ZERO_DATE : at(e.start + e.duration);
           await store.events.create(
-            newEvent({ startDateUtc: start, endDateUtc: end, status: e.status, hideFromListings: e.hidden, categoryIds: e.categories, tagIds: e.tags, featured: e.duration % 2 === 0 }),
+            newEvent({ ...eventTimes(e.start, e.duration), status: e.status, hideFromListings: e.hidden, categoryIds: e.categories, tagIds: e.tags, featured: e.duration % 2 === 0 }),
           );
         }
         for (const fields of queries) {

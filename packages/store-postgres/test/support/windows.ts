@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { ZERO_DATE } from '@siterest/core';
 
 /** Statuses the list tests write, the public one first. */
 export const STATUSES = ['publish', 'draft', 'private', 'trash'] as const;
@@ -14,6 +15,11 @@ export const at = (minutes: number): string => new Date(base + minutes * 60_000)
 /** A start in minutes over the test's five days (also unbiased, see windowBound), or now and then none (the zero date). */
 export const eventStart = (minute: fc.Arbitrary<number>): fc.Arbitrary<number | null> =>
   fc.oneof({ arbitrary: minute, weight: 5 }, { arbitrary: fc.noBias(minute), weight: 4 }, { arbitrary: fc.constant(null), weight: 1 });
+
+/** The start and end of a random event (eventStart): `duration` minutes apart, or both the zero date. */
+export function eventTimes(start: number | null, duration: number): { startDateUtc: string; endDateUtc: string } {
+  return start === null ? { startDateUtc: ZERO_DATE, endDateUtc: ZERO_DATE } : { startDateUtc: at(start), endDateUtc: at(start + duration) };
+}
 
 /**
  * A window bound: any minute (also unbiased, as fast-check favours the ends of a range: times late in a day, which
