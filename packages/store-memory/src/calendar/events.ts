@@ -132,9 +132,10 @@ function listEvents({ db, journal }: MemoryContext, query: EventQuery): Page<Eve
     if (last !== undefined && event.startDateUtc > last) break;
     if (accepts(event)) matches.push(event);
   }
-  // The events ending before they start that start after the walk's end: they may still end within an end bound.
-  // Each starts after every event walked, so they follow in order.
-  if (last !== undefined) {
+  // The events ending before they start that start after the walk's end: they may still end within an end bound
+  // that ended it (a start bound that ended it leaves them all out). Each starts after every event walked, so they
+  // follow in order.
+  if (last !== undefined && last === query.endsBefore && last !== query.startsBefore) {
     const ending = index.endingBeforeStart;
     for (let i = index.endingBeforeStartAfter(last); i < ending.length; i++) if (accepts(ending[i]!)) matches.push(ending[i]!);
   }
