@@ -123,6 +123,31 @@ describe('event lists filtered by terms', () => {
               ),
             ),
           ],
+          // Events starting at the end bound itself, one ending there too and one ending before it starts (the bound
+          // on the start of the rows read first is inclusive, that of the others strict), beside one ending before it
+          // starts just after the bound.
+          [
+            [
+              { start: 3 * DAY, duration: 0, status: 'publish', hidden: false, categories: categories.slice(0, 1), tags: tags.slice(0, 1) },
+              { start: 3 * DAY, duration: -60, status: 'publish', hidden: false, categories: categories.slice(1, 2), tags: tags.slice(0, 1) },
+              { start: 3 * DAY + 60, duration: -120, status: 'publish', hidden: false, categories: categories.slice(0, 2), tags: tags.slice(0, 1) },
+            ],
+            [categories.slice(0, 1), categories.slice(0, 2)].flatMap((categoryIds) =>
+              [undefined, tags.slice(0, 1)].map((tagIds) => ({
+                statuses: ['publish'] as EventQuery['statuses'],
+                excludeHidden: true,
+                startsAfter: at(0),
+                startsBefore: undefined,
+                endsAfter: undefined,
+                endsBefore: at(3 * DAY),
+                offset: 0,
+                limit: 2,
+                categoryIds,
+                tagIds,
+                featured: undefined,
+              })),
+            ),
+          ],
         ],
       },
     );
