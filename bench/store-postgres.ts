@@ -90,6 +90,8 @@ async function benchCases(store: PostgresStore, now: Date, facts: SeedFacts, sam
     { name: 'search "jazz night"', query: 'search=jazz%20night' },
     // A word of the seed's vocabulary of 40, found in about one event in ten: a search whose exact total counts thousands.
     { name: 'search "concert"', query: 'search=concert' },
+    // The same word within a category: a list with terms is counted plainly, never from the search's day counts.
+    { name: 'category + search "concert"', query: `categories=${pick(facts.categoryIds, 0.5)}&search=concert` },
     { name: 'include (50 ids)', query: `include=${sampleIds.join(',')}` },
     { name: 'one month', query: `start_date=${wp(addDays(now, 30)).slice(0, 10)}&end_date=${wp(addDays(now, 60)).slice(0, 10)}` },
     { name: 'ongoing, next 7 days', query: `start_date=${wp(now).slice(0, 10)}&end_date=${wp(addDays(now, 7)).slice(0, 10)}` },
