@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isStoreError, searchTerms, ZERO_DATE, type EventQuery } from '@siterest/core';
-import { newEvent } from '@siterest/core/testing';
+import { newEvent, taxonomies } from '@siterest/core/testing';
 import { postgresStore, type PostgresStore } from '../src/index.js';
 import { migrateSchema } from '../src/migrate.js';
 import { MIGRATIONS } from '../src/migrations/index.js';
 import { containsPattern } from '../src/sql/like.js';
 import { tablesIn } from '../src/tables.js';
-import { dropSchema, uniqueSchema, useSharedSchema, type TestDatabase } from './support/database.js';
+import { DATABASE_URL, dropSchema, uniqueSchema, useSharedSchema, type TestDatabase } from './support/database.js';
 
 /**
  * event_search (migration 014) against the events and posts themselves: the table equals a recomputation after any
@@ -28,13 +28,19 @@ beforeAll(() => void ({ db, store, other } = shared));
 
 
 const COLUMNS = `post_id::int AS id, status, hide_from_listings AS hidden, start_utc::text AS start_utc, end_utc::text AS end_utc, body`;
+/** The category and tag ids (migration 70), as text. */
+const LISTS = `category_ids::text AS categories, tag_ids::text AS tags`;
 
-/** The table, and the same rows computed from `events` and `posts`, in one order. */
-async function rowsAndRecomputed(schema = s) {
-  const rows = await db.admin(`SELECT ${COLUMNS} FROM ${schema}.event_search ORDER BY post_id`);
+/** The table, and the same rows computed from `events`, `posts` and `term_relationships`, in one order. */
+async function rowsAndRecomputed(schema = s, withLists = true) {
+  const columns = withLists ? `${COLUMNS}, ${LISTS}` : COLUMNS;
+  const ids = (taxonomy: string) =>
+    `ARRAY(SELECT t.term_id FROM ${schema}.term_relationships t WHERE t.object_id = e.post_id AND t.taxonomy = '${taxonomy}' ORDER BY t.term_id)`;
+  const rows = await db.admin(`SELECT ${columns} FROM ${schema}.event_search ORDER BY post_id`);
   const recomputed = await db.admin(
-    `SELECT ${COLUMNS} FROM (SELECT e.post_id, e.status, e.hide_from_listings, e.start_utc, e.end_utc,
-            lower(p.title) || ' ' || lower(p.content) || ' ' || lower(p.excerpt) AS body
+    `SELECT ${columns} FROM (SELECT e.post_id, e.status, e.hide_from_listings, e.start_utc, e.end_utc,
+            lower(p.title) || ' ' || lower(p.content) || ' ' || lower(p.excerpt) AS body,
+            ${ids(taxonomies.category)} AS category_ids, ${ids(taxonomies.tag)} AS tag_ids
        FROM ${schema}.events e JOIN ${schema}.posts p ON p.id = e.post_id) r ORDER BY post_id`,
   );
   return { rows, recomputed };
@@ -60,16 +66,39 @@ const inDays = (days: number, hours = 0) => new Date(Date.UTC(2026, 0, 1) + (day
 const at = (day: number, hour = 10) => `2027-03-${String(10 + day).padStart(2, '0')} ${String(hour).padStart(2, '0')}:00:00`;
 
 describe('event_search', () => {
-  it('equals a recomputation after creates, updates of every key and of the text, deletes and TRUNCATE', async () => {
-    const a = await store.events.create(newEvent({ title: 'Jazz Night', startDateUtc: at(1), endDateUtc: at(1, 12) }));
+  it('equals a recomputation after creates, updates of every key, of the text and of the terms, deletes and TRUNCATE', async () => {
+    const term = (taxonomy: string, slug: string) => store.terms.create({ taxonomy, name: slug, slug, description: '', parentId: 0 });
+    const [c1, c2, t1] = [await term(taxonomies.category, 'c1'), await term(taxonomies.category, 'c2'), await term(taxonomies.tag, 't1')].map((t) => t.id) as [number, number, number];
+    const a = await store.events.create(newEvent({ title: 'Jazz Night', startDateUtc: at(1), endDateUtc: at(1, 12), categoryIds: [c2, c1], tagIds: [t1] }));
     const b = await other.events.create(newEvent({ title: 'Rock', content: 'Loud <b>MUSIC</b>', excerpt: 'Ünïcode', status: 'draft', startDateUtc: at(2) }));
+    expect(await db.admin(`SELECT ${LISTS} FROM ${s}.event_search WHERE post_id = $1`, [a.id])).toEqual([{ categories: `{${Math.min(c1, c2)},${Math.max(c1, c2)}}`, tags: `{${t1}}` }]);
     await store.events.update(a.id, { status: 'private', hideFromListings: true });
-    await other.events.update(a.id, { startDateUtc: at(5), endDateUtc: at(4) });
-    await store.events.update(b.id, { title: 'Rock Night', content: 'Quiet', excerpt: '' });
+    await other.events.update(a.id, { startDateUtc: at(5), endDateUtc: at(4), tagIds: [] });
+    await store.events.update(b.id, { title: 'Rock Night', content: 'Quiet', excerpt: '', categoryIds: [c1] });
     await store.events.update(b.id, { featured: true });
     let { rows, recomputed } = await rowsAndRecomputed();
     expect(rows).toEqual(recomputed);
     expect(rows).toHaveLength(2);
+
+    // Term rows written by another tool: added, moved to another term or object, removed with their term.
+    await db.admin(
+      `INSERT INTO ${s}.term_relationships (object_id, term_id, taxonomy, object_type, status) VALUES ($1, $2, $3, 'cal_events', 'draft'), ($1, $4, $5, 'cal_events', 'draft')`,
+      [b.id, t1, taxonomies.tag, c2, taxonomies.category],
+    );
+    await db.admin(`UPDATE ${s}.term_relationships SET term_id = $1, taxonomy = $2 WHERE object_id = $3 AND term_id = $4`, [t1, taxonomies.tag, a.id, c1]);
+    await db.admin(`UPDATE ${s}.term_relationships SET object_id = $1 WHERE object_id = $2 AND term_id = $3`, [a.id, b.id, c1]);
+    ({ rows, recomputed } = await rowsAndRecomputed());
+    expect(rows).toEqual(recomputed);
+    expect(rows.map((row) => [row.categories, row.tags])).toEqual([[`{${c1},${c2}}`, `{${t1}}`], [`{${c2}}`, `{${t1}}`]]);
+    await store.terms.delete(c2);
+    ({ rows, recomputed } = await rowsAndRecomputed());
+    expect(rows).toEqual(recomputed);
+    expect(rows.map((row) => row.categories)).toEqual([`{${c1}}`, '{}']);
+    await db.admin(`TRUNCATE ${s}.term_relationships`);
+    ({ rows, recomputed } = await rowsAndRecomputed());
+    expect(rows).toEqual(recomputed);
+    expect(rows.map((row) => [row.categories, row.tags])).toEqual([['{}', '{}'], ['{}', '{}']]);
+    await store.events.update(a.id, { categoryIds: [c1] });
 
     // Statements of many rows, written as a migration or an import would.
     await db.admin(`UPDATE ${s}.events SET start_utc = start_utc + interval '1 day', status = 'publish'`);
@@ -85,8 +114,11 @@ describe('event_search', () => {
     expect(rows).toEqual([]);
   });
 
-  it('stays equal to a recomputation under 1,000 concurrent text, key and status changes, creates and deletes on two instances (150 on PGlite)', async () => {
+  it('stays equal to a recomputation under 1,000 concurrent text, key, status and term changes, creates and deletes on two instances (150 on PGlite)', async () => {
     const instances = [store, other];
+    const term = (taxonomy: string, slug: string) => store.terms.create({ taxonomy, name: slug, slug, description: '', parentId: 0 });
+    const categories = [await term(taxonomies.category, 'c1'), await term(taxonomies.category, 'c2'), await term(taxonomies.category, 'c3')].map((t) => t.id);
+    const tag = (await term(taxonomies.tag, 't1')).id;
     const ids: number[] = [];
     for (let i = 0; i < 10; i++) ids.push((await instances[i % 2]!.events.create(newEvent({ title: `Event ${i}`, startDateUtc: at(i % 5) }))).id);
     // Few events, so writers of the text and of the keys keep meeting on the same rows.
@@ -94,7 +126,7 @@ describe('event_search', () => {
     const work = Array.from({ length: total }, (_, i) => {
       const instance = instances[i % 2]!;
       const id = ids[i % ids.length]!;
-      switch (i % 6) {
+      switch (i % 8) {
         case 0:
           return instance.events.update(id, { title: `Title ${i}`, content: `Content ${i % 7}` });
         case 1:
@@ -105,6 +137,16 @@ describe('event_search', () => {
           return instance.events.create(newEvent({ title: `New ${i}`, startDateUtc: at(i % 7) }));
         case 4:
           return instance.sql.query(`UPDATE ${s}.posts SET content = content || ' more' WHERE id = ANY($1::bigint[])`, [[id]]);
+        case 5:
+          return instance.events.update(id, { categoryIds: categories.slice(i % 3, 1 + ((i >> 3) % 3)), tagIds: i % 16 === 5 ? [tag] : [] });
+        case 6:
+          // Another tool filing the event under a category, or taking it out of one, beside siterest's own writes.
+          return i % 16 === 6
+            ? instance.sql.query(
+                `INSERT INTO ${s}.term_relationships (object_id, term_id, taxonomy, object_type, status) VALUES ($1, $2, $3, 'cal_events', 'publish') ON CONFLICT DO NOTHING`,
+                [id, categories[(i >> 4) % 3], taxonomies.category],
+              )
+            : instance.sql.query(`DELETE FROM ${s}.term_relationships WHERE object_id = $1 AND term_id = $2`, [id, categories[(i >> 4) % 3]]);
         default:
           return instance.sql.query(
             `DELETE FROM ${s}.posts WHERE id IN (SELECT post_id FROM ${s}.events WHERE post_id <> ALL($1::bigint[]) ORDER BY post_id DESC LIMIT 1)`,
@@ -122,6 +164,46 @@ describe('event_search', () => {
     expect(rows.length).toBeGreaterThanOrEqual(10);
     for (const row of await partitions()) expect(row.partition).toBe(row.expected);
   });
+
+  it.skipIf(!DATABASE_URL)(
+    'keeps both categories of two transactions filing one event at once, the second started while the first is open (needs a PostgreSQL server: PGlite runs one transaction at a time)',
+    async () => {
+      const term = (slug: string) => store.terms.create({ taxonomy: taxonomies.category, name: slug, slug, description: '', parentId: 0 });
+      const [c1, c2] = [(await term('c1')).id, (await term('c2')).id];
+      const event = await store.events.create(newEvent({ title: 'Filed twice' }));
+      const file = (category: number) => (tx: unknown) =>
+        (tx as PostgresStore).sql.query(
+          `INSERT INTO ${s}.term_relationships (object_id, term_id, taxonomy, object_type, status) VALUES ($1, $2, $3, 'cal_events', 'publish')`,
+          [event.id, category, taxonomies.category],
+        );
+      let commit!: () => void;
+      const committing = new Promise<void>((resolve) => (commit = resolve));
+      let filed!: () => void;
+      const wasFiled = new Promise<void>((resolve) => (filed = resolve));
+      // The first holds its transaction open once its row and its trigger's write are in.
+      const first = store.transaction(async (tx) => {
+        await file(c1)(tx);
+        filed();
+        await committing;
+      });
+      await wasFiled;
+      const second = other.transaction(file(c2));
+      // The second waits on a lock the first holds (the event's post, or its event_search row without that lock).
+      for (let waited = 0; ; waited += 20) {
+        const waiting = await db.admin(`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%term_relationships%'`);
+        if (waiting.length) break;
+        if (waited > 10_000) throw new Error('The second transaction never waited for the first.');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      commit();
+      await Promise.all([first, second]);
+      expect(await db.admin(`SELECT ${LISTS} FROM ${s}.event_search WHERE post_id = $1`, [event.id])).toEqual([
+        { categories: `{${Math.min(c1, c2)},${Math.max(c1, c2)}}`, tags: '{}' },
+      ]);
+      const { rows, recomputed } = await rowsAndRecomputed();
+      expect(rows).toEqual(recomputed);
+    },
+  );
 
   it('moves rows between quarter partitions under 1,000 concurrent writers of the same events on two instances (150 on PGlite), losing none', async () => {
     const instances = [store, other];
@@ -170,12 +252,12 @@ describe('event_search', () => {
       ] as const) {
         created.push(await older.events.create(newEvent({ title: `Jazz ${startDateUtc}`, content: 'Night <b>MUSIC</b>', startDateUtc, endDateUtc })));
       }
-      const before = await rowsAndRecomputed(quoted);
+      const before = await rowsAndRecomputed(quoted, false);
       expect(before.rows).toHaveLength(5);
 
       expect(await migrateSchema(older.sql, tablesIn(schema), {}, MIGRATIONS.filter((m) => m.version <= 67))).toEqual({ version: 67, applied: ['067_event_search_by_quarter'] });
       expect(await db.admin(`SELECT relkind::text AS kind FROM pg_class WHERE oid = '${quoted}.event_search'::regclass`)).toEqual([{ kind: 'p' }]);
-      const after = await rowsAndRecomputed(quoted);
+      const after = await rowsAndRecomputed(quoted, false);
       expect(after.rows).toEqual(before.rows);
       expect(after.rows).toEqual(after.recomputed);
       const placed = await partitions(quoted);
@@ -186,13 +268,60 @@ describe('event_search', () => {
       // A new start in another quarter moves the row to that quarter's partition; the searches find it there.
       await older.events.update(created[0]!.id, { startDateUtc: '2028-10-05 10:00:00', endDateUtc: '2028-10-05 12:00:00' });
       expect((await partitions(quoted))[0]).toEqual({ id: created[0]!.id, partition: 'event_search_q19', expected: 'event_search_q19' });
-      const moved = await rowsAndRecomputed(quoted);
+      const moved = await rowsAndRecomputed(quoted, false);
       expect(moved.rows).toHaveLength(5);
       expect(moved.rows).toEqual(moved.recomputed);
       const found = await older.events.list({ statuses: ['publish'], search: 'jazz', orderBy: 'start', offset: 0, limit: 10, startsAfter: '2028-10-01 00:00:00', startsBefore: '2028-12-31 00:00:00' });
       expect({ total: found.total, ids: found.items.map((e) => e.id) }).toEqual({ total: 1, ids: [created[0]!.id] });
       // A bucket set by hand to another quarter is refused: every row stays in the partition its start names.
       await expect(db.admin(`UPDATE ${quoted}.event_search SET bucket = 3 WHERE post_id = $1`, [created[1]!.id])).rejects.toThrow(/check constraint/);
+    } finally {
+      await older.close();
+      await dropSchema(db, schema);
+    }
+  });
+
+  it('fills the category and tag lists from the term rows in the change that adds them (migration 70), keeping the search counts and their triggers', async () => {
+    const schema = uniqueSchema('eventsearch_terms');
+    const quoted = `"${schema}"`;
+    const older = postgresStore({ ...db.connection(), schema });
+    try {
+      await migrateSchema(older.sql, tablesIn(schema), {}, MIGRATIONS.filter((m) => m.version < 70));
+      // A counted search from the start, so the counts triggers hold every event's match.
+      await db.admin(`INSERT INTO ${quoted}.event_counted_searches (key, patterns, excluded, ready) VALUES ('+jazz', '{%jazz%}', '{}', true)`);
+      const term = (taxonomy: string, slug: string) => older.terms.create({ taxonomy, name: slug, slug, description: '', parentId: 0 });
+      const [c1, c2, t1] = [await term(taxonomies.category, 'c1'), await term(taxonomies.category, 'c2'), await term(taxonomies.tag, 't1')].map((t) => t.id) as [number, number, number];
+      const filed = [
+        { categoryIds: [c2, c1], tagIds: [t1] },
+        { categoryIds: [c1], tagIds: [] },
+        { categoryIds: [], tagIds: [t1] },
+        { categoryIds: [], tagIds: [] },
+      ];
+      for (const [i, lists] of filed.entries()) {
+        await older.events.create(newEvent({ title: `Jazz ${i}`, startDateUtc: at(i), endDateUtc: i === 3 ? at(0) : at(i, 12), ...lists }));
+      }
+      const counts = () => db.admin(`SELECT status, start_day::text AS day, end_day::text AS end, n FROM ${quoted}.event_search_counts WHERE n <> 0 ORDER BY 1, 2, 3`);
+      const countsBefore = await counts();
+      expect(countsBefore.reduce((sum, row) => sum + Number(row.n), 0)).toBe(4);
+      const before = await rowsAndRecomputed(quoted, false);
+
+      expect(await migrateSchema(older.sql, tablesIn(schema), {}, MIGRATIONS.filter((m) => m.version <= 70))).toEqual({ version: 70, applied: ['070_event_search_terms'] });
+      const after = await rowsAndRecomputed(quoted);
+      expect(after.rows).toEqual(after.recomputed);
+      expect(after.rows.map(({ categories, tags, ...rest }) => rest)).toEqual(before.rows);
+      const low = Math.min(c1, c2);
+      expect(after.rows.map((row) => [row.categories, row.tags])).toEqual([[`{${low},${low === c1 ? c2 : c1}}`, `{${t1}}`], [`{${c1}}`, '{}'], ['{}', `{${t1}}`], ['{}', '{}']]);
+      // The counts were neither lost nor counted twice, and their triggers count again.
+      expect(await counts()).toEqual(countsBefore);
+      await older.events.create(newEvent({ title: 'Jazz again', startDateUtc: at(1), endDateUtc: at(1, 12), categoryIds: [c1] }));
+      expect((await counts()).reduce((sum, row) => sum + Number(row.n), 0)).toBe(5);
+      // A search within a category and a tag reads the lists, from the one index over text and lists.
+      const found = await older.events.list({ statuses: ['publish'], search: 'jazz', categoryIds: [c1], tagIds: [t1], orderBy: 'start', offset: 0, limit: 10 });
+      expect(found.items.map((e) => e.title)).toEqual(['Jazz 0']);
+      const indexes = await db.admin(`SELECT indexdef FROM pg_indexes WHERE schemaname = $1 AND tablename = 'event_search' AND indexname = 'event_search_match'`, [schema]);
+      expect(indexes.map((row) => String(row.indexdef).replace(/\S+\.gin_trgm_ops/, 'gin_trgm_ops'))).toEqual([
+        `CREATE INDEX event_search_match ON ONLY ${schema}.event_search USING gin (body gin_trgm_ops, category_ids, tag_ids) WITH (fastupdate=off)`,
+      ]);
     } finally {
       await older.close();
       await dropSchema(db, schema);
@@ -231,7 +360,7 @@ describe('event_search', () => {
     expect((await list({ startsAfter: undefined })).total).toBe(6);
   });
 
-  it('gives searched lists the total and page of a plain ILIKE on each column, over random texts and searches', async () => {
+  it('gives searched lists the total and page of a plain ILIKE on each column, over random texts, searches and terms', async () => {
     // Texts of a few pieces, so random searches find something: upper case, the joining space, LIKE's wildcards and
     // escape, letters beyond ASCII. A phrase with a space is the one kind of term the joined text alone cannot decide.
     const piece = fc.constantFrom('Jazz', 'night', ' ', 'é%', 'a_b', 'x\\y', 'É');
@@ -254,6 +383,9 @@ describe('event_search', () => {
       duration: fc.integer({ min: -200, max: 200 }),
       status: fc.constantFrom('publish', 'publish', ...STATUSES),
       hidden: fc.constantFrom(false, false, false, true),
+      // Indexes into the three categories and two tags made below.
+      categories: fc.subarray([0, 1, 2]),
+      tags: fc.subarray([0, 1]),
     });
     /** A window from a start bound (or none), closed by the start, the end or both, up to twelve quarters later. */
     const span = fc.option(fc.integer({ min: -10, max: 12 * 91 }), { nil: undefined, freq: 3 });
@@ -270,33 +402,46 @@ describe('event_search', () => {
       orderBy: fc.constantFrom<EventQuery['orderBy']>('start', 'date'),
       offset: fc.integer({ min: 0, max: 4 }),
       limit: fc.integer({ min: 1, max: 5 }),
+      categories: fc.option(fc.subarray([0, 1, 2], { minLength: 1 }), { nil: undefined }),
+      tags: fc.option(fc.subarray([0, 1], { minLength: 1 }), { nil: undefined }),
     });
+    const term = (taxonomy: string, slug: string) => store.terms.create({ taxonomy, name: slug, slug, description: '', parentId: 0 });
+    const categories = [await term(taxonomies.category, 'c0'), await term(taxonomies.category, 'c1'), await term(taxonomies.category, 'c2')].map((t) => t.id);
+    const tags = [await term(taxonomies.tag, 't0'), await term(taxonomies.tag, 't1')].map((t) => t.id);
     await fc.assert(
       fc.asyncProperty(fc.array(event, { minLength: 10, maxLength: 40 }), fc.array(query, { minLength: 1, maxLength: 10 }), async (events, queries) => {
         await db.admin(`DELETE FROM ${s}.posts`);
         for (const e of events) {
           const start = e.start === null ? ZERO_DATE : inDays(e.start);
           const end = e.start === null ? ZERO_DATE : inDays(e.start + e.duration);
-          await store.events.create(newEvent({ title: e.title, content: e.content, excerpt: e.excerpt, startDateUtc: start, endDateUtc: end, status: e.status, hideFromListings: e.hidden }));
+          const created = await store.events.create(
+            newEvent({ title: e.title, content: e.content, excerpt: e.excerpt, startDateUtc: start, endDateUtc: end, status: e.status, hideFromListings: e.hidden }),
+          );
+          // Given after the event, as an update of its terms: the lists reach event_search by the term rows' trigger.
+          await store.events.update(created.id, { categoryIds: e.categories.map((i) => categories[i]!), tagIds: e.tags.map((i) => tags[i]!) });
         }
-        for (const { window: bounds, ...rest } of queries) {
-          const q: EventQuery = { ...rest, ...bounds };
+        for (const { window: bounds, categories: inCategories, tags: inTags, ...rest } of queries) {
+          const q: EventQuery = { ...rest, ...bounds, categoryIds: inCategories?.map((i) => categories[i]!), tagIds: inTags?.map((i) => tags[i]!) };
           const { total, items } = await store.events.list(q);
           // Each term in one of the columns (or, excluded, in none), as ILIKE on the columns themselves decides.
           const terms = searchTerms(q.search!).filter((term) => !term.text.includes('\u0000'));
-          const conditions = terms.map((term, i) => `${term.exclude ? 'NOT ' : ''}(p.title ILIKE $${i + 9} OR p.content ILIKE $${i + 9} OR p.excerpt ILIKE $${i + 9})`);
+          const conditions = terms.map((term, i) => `${term.exclude ? 'NOT ' : ''}(p.title ILIKE $${i + 11} OR p.content ILIKE $${i + 11} OR p.excerpt ILIKE $${i + 11})`);
+          const inTerms = (list: string, taxonomy: string) =>
+            `AND (${list}::bigint[] IS NULL OR EXISTS (SELECT 1 FROM ${s}.term_relationships r WHERE r.object_id = e.post_id AND r.taxonomy = '${taxonomy}' AND r.term_id = ANY(${list}::bigint[])))`;
           const key = q.orderBy === 'date' ? 'p.post_date' : 'e.start_utc';
           const matching = `(SELECT e.post_id::int AS id, ${key} AS k FROM ${s}.events e JOIN ${s}.posts p ON p.id = e.post_id
               WHERE CASE WHEN $1::text[] IS NULL THEN e.status NOT IN ('trash', 'auto-draft') ELSE e.status = ANY($1::text[]) END
                 AND NOT ($2::boolean AND e.hide_from_listings) AND ($3::timestamp IS NULL OR e.start_utc >= $3)
                 AND ($6::timestamp IS NULL OR e.start_utc <= $6) AND ($7::timestamp IS NULL OR e.end_utc >= $7) AND ($8::timestamp IS NULL OR e.end_utc <= $8)
+                ${inTerms('$9', taxonomies.category)} ${inTerms('$10', taxonomies.tag)}
                 ${conditions.map((c) => `AND ${c}`).join(' ')}) m`;
           const [plain] = await db.admin(
             `SELECT count(*)::int AS n, COALESCE((SELECT array_agg(id ORDER BY k, id) FROM (SELECT id, k FROM ${matching} ORDER BY k, id LIMIT $5 OFFSET $4) page), '{}') AS ids
                FROM ${matching}`,
             [
               q.statuses === 'any' ? null : q.statuses, q.excludeHidden, q.startsAfter ?? null, q.offset, q.limit,
-              q.startsBefore ?? null, q.endsAfter ?? null, q.endsBefore ?? null, ...terms.map((term) => containsPattern(term.text)),
+              q.startsBefore ?? null, q.endsAfter ?? null, q.endsBefore ?? null, q.categoryIds ?? null, q.tagIds ?? null,
+              ...terms.map((term) => containsPattern(term.text)),
             ],
           );
           expect({ q, total, ids: items.map((item) => item.id) }).toEqual({ q, total: plain!.n, ids: plain!.ids });

@@ -30,14 +30,16 @@ const MAX_BIGINT = '9223372036854775807::bigint';
  * (status, start_utc) index gives both the order and the total. Filtered by categories or tags (and ordered by
  * start), it is read from that list's `term_relationships d` rows instead, which carry the same keys: the
  * term's events in start order are one index range. A search is read from `event_search s` (migration 014),
- * which carries the keys too and the searched text with its trigram index; a term list still drives when
- * there is one. `posts p` is joined only for a searched phrase with a space, parent, publication-date order or
- * a read clause with the caller's own records; `events e` only when a filter needs one of its other columns.
+ * which carries the keys too, the searched text and the event's category and tag ids (migration 70), all in one
+ * index: a search within terms finds the events matching both in it. `posts p` is joined only for a searched
+ * phrase with a space, parent, publication-date order or a read clause with the caller's own records; `events e`
+ * only when a filter needs one of its other columns.
  */
 function eventFilter(db: Db, q: EventQuery, params: Params, searchPosts = false, startsBy?: string): Filter {
   const byDate = q.orderBy === 'date';
-  const drive = byDate ? undefined : TERM_LISTS.find(({ field }) => q[field] !== undefined);
   const searched = isSearch(q) && !searchPosts;
+  // A search tests its terms on event_search's own lists, in the same index as its text (migration 70).
+  const drive = byDate || searched ? undefined : TERM_LISTS.find(({ field }) => q[field] !== undefined);
   const keys = drive ? 'd' : searched ? 's' : 'e';
   const id = `${keys}.${drive ? 'object_id' : 'post_id'}`;
   const where: string[] = [];
@@ -88,7 +90,9 @@ function eventFilter(db: Db, q: EventQuery, params: Params, searchPosts = false,
   for (const list of TERM_LISTS) {
     const ids = q[list.field];
     if (!ids) continue;
-    if (list === drive) {
+    if (searched) {
+      where.push(`s.${list.searchColumn} && ${params.add([...ids], 'bigint[]')}`);
+    } else if (list === drive) {
       // One term is an equality, so its rows come in start order from the index (term, taxonomy, type, status,
       // start): the page reads its first rows and stops. PostgreSQL before 17 gives rows found by `= ANY` in no
       // order, even for one element, so the page sorted every row of the term in the window (1M events, a
@@ -126,7 +130,6 @@ function eventFilter(db: Db, q: EventQuery, params: Params, searchPosts = false,
   if (q.geo) onEvent(geoCondition(db, params, q.geo.near));
   const from = [
     drive ? `${db.t.termRelationships} d` : searched ? `${db.t.eventSearch} s` : `${db.t.events} e`,
-    drive && searched ? `JOIN ${db.t.eventSearch} s ON s.post_id = d.object_id` : '',
     (drive || searched) && needsEvent ? `JOIN ${db.t.events} e ON e.post_id = ${id}` : '',
     needsPost ? `JOIN ${db.t.posts} p ON p.id = ${id}` : '',
   ];

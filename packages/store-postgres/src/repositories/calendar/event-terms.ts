@@ -4,10 +4,13 @@ import { idValues } from '../../sql/params.js';
 import { literal, type Db } from '../db.js';
 import type { Extras } from '../post-rows.js';
 
-/** The record lists kept in term_relationships, and the taxonomy each is filed under. */
+/**
+ * The record lists kept in term_relationships, the taxonomy each is filed under, and the column of event_search that
+ * holds an event's ids of the list (migration 70).
+ */
 export const TERM_LISTS = [
-  { field: 'categoryIds', taxonomy: calendar.CATEGORY_TAXONOMY },
-  { field: 'tagIds', taxonomy: calendar.TAG_TAXONOMY },
+  { field: 'categoryIds', taxonomy: calendar.CATEGORY_TAXONOMY, searchColumn: 'category_ids' },
+  { field: 'tagIds', taxonomy: calendar.TAG_TAXONOMY, searchColumn: 'tag_ids' },
 ] as const;
 
 export type TermLists = { categoryIds?: readonly number[]; tagIds?: readonly number[] };
