@@ -5,9 +5,10 @@ import type { Migration } from './migration.js';
  * such events. A category or tag list's total, bounded by the end but not as tightly by the start, read every row of
  * its terms starting after the end bound, since an event may end before it starts: the API's default window (starting
  * from yesterday, ending within two years) read the term rows of the years beyond as well (a million events, two
- * categories: 8,867 rows read and dropped beside 15,421 counted). Such a total, and the matches of a category and a
- * tag together, now read the rows starting by the end bound from the listing index and the others from here
- * (termRowParts in event-list.ts).
+ * categories: 8,867 rows read and dropped beside 15,421 counted). Such a total, and the matches of a term list with a
+ * venue or organizer, now read the rows starting by the end bound from the listing index and the others from here
+ * (termRowParts in event-list.ts). A category and a tag together were read so too, until migration 70 moved them to
+ * event_search.
  */
 export const termRowsEndingBeforeStart: Migration = {
   version: 69,

@@ -31,19 +31,18 @@ const MAX_BIGINT = '9223372036854775807::bigint';
  * start), it is read from that list's `term_relationships d` rows instead, which carry the same keys: the
  * term's events in start order are one index range. A search is read from `event_search s` (migration 014),
  * which carries the keys too, the searched text and the event's category and tag ids (migration 70), all in one
- * index: a search within terms finds the events matching both in it. `posts p` is joined only for a searched
- * phrase with a space, parent, publication-date order or a read clause with the caller's own records; `events e`
- * only when a filter needs one of its other columns.
+ * index: a search within terms finds the events matching both in it, and so do categories and tags together
+ * (readsSearchRows). `posts p` is joined only for a searched phrase with a space, parent, publication-date order or
+ * a read clause with the caller's own records; `events e` only when a filter needs one of its other columns.
  */
 function eventFilter(db: Db, q: EventQuery, params: Params, searchPosts = false, startsBy?: string): Filter {
   const byDate = q.orderBy === 'date';
-  const searched = isSearch(q) && !searchPosts;
-  // A search tests its terms on event_search's own lists, in the same index as its text (migration 70).
-  const drive = byDate || searched ? undefined : TERM_LISTS.find(({ field }) => q[field] !== undefined);
-  const keys = drive ? 'd' : searched ? 's' : 'e';
+  const searchRows = !searchPosts && readsSearchRows(q);
+  const drive = byDate || searchRows ? undefined : TERM_LISTS.find(({ field }) => q[field] !== undefined);
+  const keys = drive ? 'd' : searchRows ? 's' : 'e';
   const id = `${keys}.${drive ? 'object_id' : 'post_id'}`;
   const where: string[] = [];
-  let needsEvent = !drive && !searched;
+  let needsEvent = !drive && !searchRows;
   let needsPost = byDate;
   /** A condition on one of the columns only `events` has. */
   const onEvent = (condition: string) => {
@@ -72,9 +71,10 @@ function eventFilter(db: Db, q: EventQuery, params: Params, searchPosts = false,
       startsAfter && `${alias}.start_utc >= ${startsAfter}`,
       startsBefore && `${alias}.start_utc <= ${startsBefore}`,
       // Written as a row comparison, which PostgreSQL estimates from its first column alone, and reads as one index
-      // range all the same: as `start_utc <= $n` beside the lower bound, the generic plan of a prepared statement took
-      // the two for a narrow range (0.5 % of the rows) and probed a join row by row (termRowParts).
-      startsByBound && `(${alias}.start_utc, ${alias}.${alias === 'd' || alias === 'r' ? 'object_id' : 'post_id'}) <= (${startsByBound}, ${MAX_BIGINT})`,
+      // range all the same: as `start_utc <= $n` beside the lower bound, the generic plan of a prepared statement takes
+      // the two for a narrow range (0.5 % of the rows), an estimate from which it once probed a join row by row (a
+      // category and a tag joined, before migration 70: 94 ms).
+      startsByBound && `(${alias}.start_utc, ${alias}.${alias === 'd' ? 'object_id' : 'post_id'}) <= (${startsByBound}, ${MAX_BIGINT})`,
       endsAfter && `${alias}.end_utc >= ${endsAfter}`,
       endsBefore && `${alias}.end_utc <= ${endsBefore}`,
       q.excludeHidden && `NOT ${alias}.hide_from_listings`,
@@ -90,7 +90,7 @@ function eventFilter(db: Db, q: EventQuery, params: Params, searchPosts = false,
   for (const list of TERM_LISTS) {
     const ids = q[list.field];
     if (!ids) continue;
-    if (searched) {
+    if (searchRows) {
       where.push(`s.${list.searchColumn} && ${params.add([...ids], 'bigint[]')}`);
     } else if (list === drive) {
       // One term is an equality, so its rows come in start order from the index (term, taxonomy, type, status,
@@ -106,14 +106,9 @@ function eventFilter(db: Db, q: EventQuery, params: Params, searchPosts = false,
       }
       where.push(`${term} AND d.taxonomy = ${literal(list.taxonomy)} AND d.object_type = ${literal(EVENT.type)}`);
     } else {
+      // Ordered by publication date (a list in start order with both lists is read from event_search).
       const terms = params.add([...ids], 'bigint[]');
-      // Under a driving term list the other list's rows carry the same copied keys: bounding them as well changes
-      // nothing found, and lets the planner read only the other terms' rows within the window (and start from
-      // them when they are fewer).
-      const copies = drive ? [`r.object_type = ${literal(EVENT.type)}`, statusCondition(params, 'r.status', q.statuses), ...windowOn('r')] : [];
-      where.push(
-        `EXISTS (SELECT 1 FROM ${db.t.termRelationships} r WHERE ${[`r.object_id = ${id}`, `r.taxonomy = ${literal(list.taxonomy)}`, `r.term_id = ANY(${terms})`, ...copies].join(' AND ')})`,
-      );
+      where.push(`EXISTS (SELECT 1 FROM ${db.t.termRelationships} r WHERE r.object_id = ${id} AND r.taxonomy = ${literal(list.taxonomy)} AND r.term_id = ANY(${terms}))`);
     }
   }
   if (q.venueIds) onEvent(`e.venue_ids && ${params.add([...q.venueIds], 'bigint[]')}`);
@@ -126,11 +121,11 @@ function eventFilter(db: Db, q: EventQuery, params: Params, searchPosts = false,
     if (search.needsColumns) needsPost = true;
     where.push(...search.conditions);
   }
-  if (searched) where.push(`s.bucket IN (${searchBuckets(q).join(', ')})`);
+  if (searchRows) where.push(`s.bucket IN (${searchBuckets(q).join(', ')})`);
   if (q.geo) onEvent(geoCondition(db, params, q.geo.near));
   const from = [
-    drive ? `${db.t.termRelationships} d` : searched ? `${db.t.eventSearch} s` : `${db.t.events} e`,
-    (drive || searched) && needsEvent ? `JOIN ${db.t.events} e ON e.post_id = ${id}` : '',
+    drive ? `${db.t.termRelationships} d` : searchRows ? `${db.t.eventSearch} s` : `${db.t.events} e`,
+    (drive || searchRows) && needsEvent ? `JOIN ${db.t.events} e ON e.post_id = ${id}` : '',
     needsPost ? `JOIN ${db.t.posts} p ON p.id = ${id}` : '',
   ];
   return {
@@ -148,11 +143,24 @@ function isSearch(q: EventQuery): boolean {
   return q.search !== undefined && q.search !== '';
 }
 
+/**
+ * Whether the list is read from event_search (eventFilter): a search, or categories and tags together in start order.
+ * event_search's one GIN index per quarter holds each event's category and tag ids (migration 70), and finds the
+ * events in both lists by walking their posting lists together. Joined instead, the category's rows and the tag's
+ * were each read in the window (1M events, a category of 12,125 events in the window and a tag of 1,503, 87 events
+ * in both: 11 ms with planning, against 3 from the index). Not for one list alone: its term rows are one range of an
+ * index read alone, while two categories read from event_search fetched their 15,196 rows from all over the table
+ * (31 ms against 11).
+ */
+function readsSearchRows(q: EventQuery): boolean {
+  return isSearch(q) || (q.orderBy !== 'date' && TERM_LISTS.every(({ field }) => q[field] !== undefined));
+}
+
 /** The quarters event_search is partitioned into (migrations 14 and 67): a start's bucket is (year * 4 + quarter) modulo this. */
 const SEARCH_BUCKETS = 32;
 
 /**
- * The buckets of event_search a search in the list's window has to read: the quarters from the start's lower bound
+ * The buckets of event_search a list in its window has to read: the quarters from the start's lower bound
  * to its upper bound, and bucket -1 (events ending before they start, or starting at ±infinity). An end bound
  * bounds the start of every other event too, since it starts by its end. Written as literal numbers, so the planner
  * leaves the other partitions out when it plans; they are the store's own small integers, a bounded set of
@@ -354,11 +362,10 @@ function startsByEndBound(q: EventQuery): string | undefined {
 /**
  * The rows of a list driven by a category or tag list, in two parts, when the end bounds it more tightly than the
  * start: those starting by the end bound (`byEnd`, the list's condition with that upper start bound on its term rows:
- * one range of the listing index for the driving list and for the other list it tests), and those starting after it
- * and ending before they start (`after`, added to the list's condition: their own partial index, migration 69). An
- * event's rows all copy its start and end, so no event is in both parts. Read in one part, the range ran on to the
- * term's last row (a million events in the API's default window: two categories read 24,288 rows for 15,323 events;
- * a category and a tag 19,161 and 3,284 rows for 131 events). Undefined when the list is read in one part.
+ * one range of the listing index), and those starting after it and ending before they start (`after`, added to the
+ * list's condition: their own partial index, migration 69). An event's rows all copy its start and end, so no event
+ * is in both parts. Read in one part, the range ran on to the term's last row (a million events in the API's default
+ * window: two categories read 24,288 rows for 15,323 events). Undefined when the list is read in one part.
  */
 function termRowParts(db: Db, q: EventQuery, f: Filter, params: Params): { byEnd: Filter; after: string } | undefined {
   const endBound = f.key === 'd.start_utc' ? startsByEndBound(q) : undefined;
@@ -406,9 +413,9 @@ function severalTermsPageIds(f: Filter, terms: string, limit: string, offset: st
  * Whether the list's matches are found once and both the page and the total taken from them (foundOncePage): a
  * search, or categories and tags together. Every match has to be found for an exact total anyway. A search's page
  * walked along the start index instead would recheck the text of every event before its tenth match (hundreds to
- * thousands for a word in 1% of events). Categories and tags together join the two terms' rows, for the page and
- * again for the total (1M events, a category of 12,000 events in the window and a tag of 1,400: two joins of
- * 4.4 ms each). A venue or organizer filter is an array overlap whose share of the window the planner can only
+ * thousands for a word in 1% of events). Categories and tags together (read from event_search, readsSearchRows) were
+ * found twice when joined, for the page and again for the total (1M events, a category of 12,000 events in the window
+ * and a tag of 1,400: two joins of 4.4 ms each). A venue or organizer filter is an array overlap whose share of the window the planner can only
  * guess: guessing it common, it walked the start index for the page and read every event before the linked post's
  * first (1M events, an organizer of 158 events in the window: 18–31 ms instead of about 2). Found once, the page
  * costs about what the total's own scan of the linked post's events costs. So with the events near a point, found
@@ -426,8 +433,8 @@ function findsOnce(q: EventQuery): boolean {
 
 /**
  * The page of a list whose matches are found once (findsOnce): `found` is kept (MATERIALIZED) so the planner does
- * not find them twice. An event with several rows among them (several terms of one list) is one match: its rows
- * copy the same start.
+ * not find them twice. An event with several rows among them (several terms of one list, with a venue or organizer)
+ * is one match: its rows copy the same start.
  */
 function foundOncePage(f: Filter, parts: ReturnType<typeof termRowParts>, records: (ids: string, total: string) => string, limit: string, offset: string): string {
   const rows = (from: string, where: string) => `SELECT ${f.distinct ? 'DISTINCT ' : ''}${f.id} AS id, ${f.key} AS k FROM ${from} WHERE ${where}`;
@@ -453,8 +460,7 @@ export function eventListSql(db: Db, q: EventQuery): { page: string; pageParams:
   const records = (ids: string, totalSql: string) => recordsSql(db, ids, totalSql);
   let page: string;
   if (findsOnce(q)) {
-    const parts = termRowParts(db, q, f, params);
-    page = foundOncePage(f, parts, records, params.count(q.limit), params.count(q.offset));
+    page = foundOncePage(f, termRowParts(db, q, f, params), records, params.count(q.limit), params.count(q.offset));
   } else {
     const total = byDay ? dayCountSql(db, q, params, () => f) : plainTotal(db, q, f, params);
     page = records(pageIds(db, q, f, params, params.count(q.limit), params.count(q.offset)), total);
