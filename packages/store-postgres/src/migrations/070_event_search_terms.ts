@@ -32,19 +32,24 @@ const COUNT_TRIGGERS = [
  *   lists again for the events whose rows were added, removed or given another term, taxonomy or object, and write
  *   those that differ; an update of the copied list keys alone (migration 63) changes no list and reads nothing.
  *   TRUNCATE empties every list.
+ * - Rows removed because their term was deleted leave its id in the lists. Taking it out would rewrite the row of
+ *   every event in the term, and its entries in the index: a category of 33,022 events at a million took 35.6 s to
+ *   delete, against 0.57 s without. Lists only ask for ids of terms that exist (eventFilter), and a term created or
+ *   given an id still in some lists has those lists read again (event_search_term_ids).
  * - Concurrency: the trigger reads the term rows in a statement of its own, after it has locked the events'
  *   posts (FOR NO KEY UPDATE, as siterest's event writes lock them first): two writers of one event's terms take
  *   turns, and the second reads the first's rows once committed. The insert of an event's row (event_search_events)
  *   first locks its post FOR SHARE, then reads the lists with the row in a statement of its own: a term row added
  *   beside it by another transaction is either committed by then or its trigger finds the new row and writes it.
  * - Writes: a change of an event's terms rewrites its event_search row, and with it the row's entries in the index
- *   (its text's trigrams too): about 0.3–0.6 ms per event at a million events.
+ *   (its text's trigrams too): 0.3–0.6 ms per event when 100 events' lists were updated in one quarter's 30,000 rows.
+ *   It also fires migration 68's count trigger, whose old and new rows (same key, same text) cancel out.
  *
  * The table is made again with the lists filled, as migration 67 made it: its rows are copied aside, the table dropped
  * and created with the new columns, the rows put back, then the index built and migration 68's count triggers
  * created again (after the rows are back, so they are not counted twice). `posts`, `events` and `term_relationships`
- * are locked against writes meanwhile. Filling the lists by an UPDATE of every row instead would have rewritten
- * each row's trigram entries as well: minutes at a million events.
+ * are locked against writes meanwhile: about 75 s at a million events on a two-core machine. Filling the lists by an
+ * UPDATE of every row instead rewrote each row's trigram entries as well: about 8 minutes.
  */
 export const eventSearchTerms: Migration = {
   version: 70,
@@ -81,31 +86,11 @@ export const eventSearchTerms: Migration = {
      SELECT post_id, status, hide_from_listings, start_utc, end_utc, body, bucket, category_ids, tag_ids FROM event_search_copy`,
     `CREATE INDEX event_search_match ON event_search USING gin (body gin_trgm_ops, category_ids, tag_ids) WITH (fastupdate = off)`,
     ...COUNT_TRIGGERS,
-    `CREATE FUNCTION event_search_terms() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
-DECLARE
-  ids bigint[];
+    // The lists of the events `ids`, read again and written where they differ. The posts are locked first, by a
+    // statement of their own: the UPDATE's snapshot is taken after them and sees the rows of a writer it waited for.
+    `CREATE FUNCTION event_search_refresh_terms(ids bigint[]) RETURNS void LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
 BEGIN
-  IF TG_OP = 'TRUNCATE' THEN
-    UPDATE event_search SET category_ids = '{}', tag_ids = '{}' WHERE category_ids <> '{}' OR tag_ids <> '{}';
-    RETURN NULL;
-  END IF;
-  IF TG_OP = 'INSERT' THEN
-    SELECT array_agg(DISTINCT n.object_id) INTO ids FROM new_rows n WHERE n.taxonomy IN ('cal_events_cat', 'post_tag');
-  ELSIF TG_OP = 'DELETE' THEN
-    SELECT array_agg(DISTINCT o.object_id) INTO ids FROM old_rows o WHERE o.taxonomy IN ('cal_events_cat', 'post_tag');
-  ELSE
-    -- The rows whose object, taxonomy or term changed: those of one side the other side lacks.
-    SELECT array_agg(DISTINCT c.object_id) INTO ids
-      FROM ((SELECT object_id, taxonomy, term_id FROM new_rows EXCEPT ALL SELECT object_id, taxonomy, term_id FROM old_rows)
-            UNION ALL
-            (SELECT object_id, taxonomy, term_id FROM old_rows EXCEPT ALL SELECT object_id, taxonomy, term_id FROM new_rows)) c
-     WHERE c.taxonomy IN ('cal_events_cat', 'post_tag');
-  END IF;
-  IF ids IS NULL THEN
-    RETURN NULL;
-  END IF;
   PERFORM 1 FROM posts p WHERE p.id = ANY (ids) ORDER BY p.id FOR NO KEY UPDATE OF p;
-  -- A statement of its own, so its snapshot is taken after the locks: it sees the rows of a writer it waited for.
   UPDATE event_search s
      SET category_ids = t.category_ids, tag_ids = t.tag_ids
     FROM (SELECT e.post_id, event_search_bucket(e.start_utc, e.end_utc) AS bucket,
@@ -117,8 +102,60 @@ BEGIN
            WHERE e.post_id = ANY (ids)) t
    WHERE s.post_id = t.post_id AND s.bucket = t.bucket
      AND (s.category_ids, s.tag_ids) IS DISTINCT FROM (t.category_ids, t.tag_ids);
+END $$`,
+    `CREATE FUNCTION event_search_terms() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+DECLARE
+  ids bigint[];
+BEGIN
+  IF TG_OP = 'TRUNCATE' THEN
+    UPDATE event_search SET category_ids = '{}', tag_ids = '{}' WHERE category_ids <> '{}' OR tag_ids <> '{}';
+    RETURN NULL;
+  END IF;
+  IF TG_OP = 'INSERT' THEN
+    SELECT array_agg(DISTINCT n.object_id) INTO ids FROM new_rows n WHERE n.taxonomy IN ('cal_events_cat', 'post_tag');
+  ELSIF TG_OP = 'DELETE' THEN
+    -- Rows removed with their term (its deletion cascading) leave its id in the lists: the id of no term, which lists
+    -- never ask for (eventFilter), and which a term given it again clears (event_search_term_ids).
+    SELECT array_agg(DISTINCT o.object_id) INTO ids FROM old_rows o
+     WHERE o.taxonomy IN ('cal_events_cat', 'post_tag') AND EXISTS (SELECT 1 FROM terms t WHERE t.id = o.term_id);
+  ELSE
+    -- The rows whose object, taxonomy or term changed: those of one side the other side lacks.
+    SELECT array_agg(DISTINCT c.object_id) INTO ids
+      FROM ((SELECT object_id, taxonomy, term_id FROM new_rows EXCEPT ALL SELECT object_id, taxonomy, term_id FROM old_rows)
+            UNION ALL
+            (SELECT object_id, taxonomy, term_id FROM old_rows EXCEPT ALL SELECT object_id, taxonomy, term_id FROM new_rows)) c
+     WHERE c.taxonomy IN ('cal_events_cat', 'post_tag');
+  END IF;
+  IF ids IS NOT NULL THEN
+    PERFORM event_search_refresh_terms(ids);
+  END IF;
   RETURN NULL;
 END $$`,
+    // A term created, or given another id, with the id of a deleted term still in some lists: those lists are read
+    // again. Other updates of terms (their counts change with every event written) find no new id and read nothing.
+    `CREATE FUNCTION event_search_term_ids() RETURNS trigger LANGUAGE plpgsql SET search_path FROM CURRENT AS $$
+DECLARE
+  term_ids bigint[];
+  ids bigint[];
+BEGIN
+  IF TG_OP = 'INSERT' THEN
+    SELECT array_agg(n.id) INTO term_ids FROM new_rows n;
+  ELSE
+    SELECT array_agg(n.id) INTO term_ids FROM new_rows n WHERE NOT EXISTS (SELECT 1 FROM old_rows o WHERE o.id = n.id);
+  END IF;
+  IF term_ids IS NULL THEN
+    RETURN NULL;
+  END IF;
+  SELECT array_agg(s.post_id) INTO ids FROM event_search s WHERE s.category_ids && term_ids OR s.tag_ids && term_ids;
+  IF ids IS NOT NULL THEN
+    PERFORM event_search_refresh_terms(ids);
+  END IF;
+  RETURN NULL;
+END $$`,
+    `CREATE TRIGGER event_search_term_ids_insert AFTER INSERT ON terms REFERENCING NEW TABLE AS new_rows
+       FOR EACH STATEMENT EXECUTE FUNCTION event_search_term_ids()`,
+    `CREATE TRIGGER event_search_term_ids_update AFTER UPDATE ON terms REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+       FOR EACH STATEMENT EXECUTE FUNCTION event_search_term_ids()`,
     `CREATE TRIGGER event_search_terms_insert AFTER INSERT ON term_relationships REFERENCING NEW TABLE AS new_rows
        FOR EACH STATEMENT EXECUTE FUNCTION event_search_terms()`,
     `CREATE TRIGGER event_search_terms_update AFTER UPDATE ON term_relationships REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows

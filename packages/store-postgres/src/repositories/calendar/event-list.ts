@@ -91,7 +91,8 @@ function eventFilter(db: Db, q: EventQuery, params: Params, searchPosts = false,
     const ids = q[list.field];
     if (!ids) continue;
     if (searchRows) {
-      where.push(`s.${list.searchColumn} && ${params.add([...ids], 'bigint[]')}`);
+      // Only ids of terms that exist: a deleted term's id stays in the lists of its events (migration 70).
+      where.push(`s.${list.searchColumn} && ARRAY(SELECT t.id FROM ${db.t.terms} t WHERE t.id = ANY(${params.add([...ids], 'bigint[]')}))`);
     } else if (list === drive) {
       // One term is an equality, so its rows come in start order from the index (term, taxonomy, type, status,
       // start): the page reads its first rows and stops. PostgreSQL before 17 gives rows found by `= ANY` in no
