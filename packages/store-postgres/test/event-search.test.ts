@@ -69,14 +69,16 @@ async function partitions(schema = s) {
 }
 
 const STATUSES = ['publish', 'draft', 'private', 'trash'] as const;
+/** A term of `taxonomy` made by `instance`, its id. */
+const termId = async (instance: PostgresStore, taxonomy: string, slug: string) =>
+  (await instance.terms.create({ taxonomy, name: slug, slug, description: '', parentId: 0 })).id;
 /** Days (and hours) from 2026-01-01 00:00 UTC as a WordPress UTC instant. */
 const inDays = (days: number, hours = 0) => new Date(Date.UTC(2026, 0, 1) + (days * 24 + hours) * 3_600_000).toISOString().slice(0, 19).replace('T', ' ');
 const at = (day: number, hour = 10) => `2027-03-${String(10 + day).padStart(2, '0')} ${String(hour).padStart(2, '0')}:00:00`;
 
 describe('event_search', () => {
   it('equals a recomputation after creates, updates of every key, of the text and of the terms, deletes and TRUNCATE', async () => {
-    const term = (taxonomy: string, slug: string) => store.terms.create({ taxonomy, name: slug, slug, description: '', parentId: 0 });
-    const [c1, c2, t1] = [await term(taxonomies.category, 'c1'), await term(taxonomies.category, 'c2'), await term(taxonomies.tag, 't1')].map((t) => t.id) as [number, number, number];
+    const [c1, c2, t1] = [await termId(store, taxonomies.category, 'c1'), await termId(store, taxonomies.category, 'c2'), await termId(store, taxonomies.tag, 't1')];
     const a = await store.events.create(newEvent({ title: 'Jazz Night', startDateUtc: at(1), endDateUtc: at(1, 12), categoryIds: [c2, c1], tagIds: [t1] }));
     const b = await other.events.create(newEvent({ title: 'Rock', content: 'Loud <b>MUSIC</b>', excerpt: 'Ünïcode', status: 'draft', startDateUtc: at(2) }));
     expect(await db.admin(`SELECT ${LISTS} FROM ${s}.event_search WHERE post_id = $1`, [a.id])).toEqual([{ categories: `{${Math.min(c1, c2)},${Math.max(c1, c2)}}`, tags: `{${t1}}` }]);
@@ -134,9 +136,8 @@ describe('event_search', () => {
 
   it('stays equal to a recomputation under 1,000 concurrent text, key, status and term changes, creates and deletes on two instances (150 on PGlite)', async () => {
     const instances = [store, other];
-    const term = (taxonomy: string, slug: string) => store.terms.create({ taxonomy, name: slug, slug, description: '', parentId: 0 });
-    const categories = [await term(taxonomies.category, 'c1'), await term(taxonomies.category, 'c2'), await term(taxonomies.category, 'c3')].map((t) => t.id);
-    const tag = (await term(taxonomies.tag, 't1')).id;
+    const categories = [await termId(store, taxonomies.category, 'c1'), await termId(store, taxonomies.category, 'c2'), await termId(store, taxonomies.category, 'c3')];
+    const tag = await termId(store, taxonomies.tag, 't1');
     const ids: number[] = [];
     for (let i = 0; i < 10; i++) ids.push((await instances[i % 2]!.events.create(newEvent({ title: `Event ${i}`, startDateUtc: at(i % 5) }))).id);
     // Few events, so writers of the text and of the keys keep meeting on the same rows.
@@ -186,8 +187,7 @@ describe('event_search', () => {
   it.skipIf(!DATABASE_URL)(
     'keeps both categories of two transactions filing one event at once, the second started while the first is open (needs a PostgreSQL server: PGlite runs one transaction at a time)',
     async () => {
-      const term = (slug: string) => store.terms.create({ taxonomy: taxonomies.category, name: slug, slug, description: '', parentId: 0 });
-      const [c1, c2] = [(await term('c1')).id, (await term('c2')).id];
+      const [c1, c2] = [await termId(store, taxonomies.category, 'c1'), await termId(store, taxonomies.category, 'c2')];
       const event = await store.events.create(newEvent({ title: 'Filed twice' }));
       const file = (category: number) => (tx: unknown) =>
         (tx as PostgresStore).sql.query(
@@ -307,8 +307,7 @@ describe('event_search', () => {
       await migrateSchema(older.sql, tablesIn(schema), {}, MIGRATIONS.filter((m) => m.version < 70));
       // A counted search from the start, so the counts triggers hold every event's match.
       await db.admin(`INSERT INTO ${quoted}.event_counted_searches (key, patterns, excluded, ready) VALUES ('+jazz', '{%jazz%}', '{}', true)`);
-      const term = (taxonomy: string, slug: string) => older.terms.create({ taxonomy, name: slug, slug, description: '', parentId: 0 });
-      const [c1, c2, t1] = [await term(taxonomies.category, 'c1'), await term(taxonomies.category, 'c2'), await term(taxonomies.tag, 't1')].map((t) => t.id) as [number, number, number];
+      const [c1, c2, t1] = [await termId(older, taxonomies.category, 'c1'), await termId(older, taxonomies.category, 'c2'), await termId(older, taxonomies.tag, 't1')];
       const filed = [
         { categoryIds: [c2, c1], tagIds: [t1] },
         { categoryIds: [c1], tagIds: [] },
@@ -423,9 +422,8 @@ describe('event_search', () => {
       categories: fc.option(fc.subarray([0, 1, 2], { minLength: 1 }), { nil: undefined }),
       tags: fc.option(fc.subarray([0, 1], { minLength: 1 }), { nil: undefined }),
     });
-    const term = (taxonomy: string, slug: string) => store.terms.create({ taxonomy, name: slug, slug, description: '', parentId: 0 });
-    const categories = [await term(taxonomies.category, 'c0'), await term(taxonomies.category, 'c1'), await term(taxonomies.category, 'c2')].map((t) => t.id);
-    const tags = [await term(taxonomies.tag, 't0'), await term(taxonomies.tag, 't1')].map((t) => t.id);
+    const categories = [await termId(store, taxonomies.category, 'c0'), await termId(store, taxonomies.category, 'c1'), await termId(store, taxonomies.category, 'c2')];
+    const tags = [await termId(store, taxonomies.tag, 't0'), await termId(store, taxonomies.tag, 't1')];
     await fc.assert(
       fc.asyncProperty(fc.array(event, { minLength: 10, maxLength: 40 }), fc.array(query, { minLength: 1, maxLength: 10 }), async (events, queries) => {
         await db.admin(`DELETE FROM ${s}.posts`);

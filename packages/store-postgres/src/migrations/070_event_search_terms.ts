@@ -3,6 +3,15 @@ import type { Migration } from './migration.js';
 /** Bucket -1 and the 32 quarters of the eight-year cycle, as in migration 67. */
 const QUARTER_BUCKETS = Array.from({ length: 33 }, (_, i) => i - 1);
 
+/**
+ * An event's category and tag ids, in id order, as the lists hold them: read from its term rows (`post`, the SQL of its
+ * post id).
+ */
+const termIdsOf = (post: string) =>
+  ['cal_events_cat', 'post_tag']
+    .map((taxonomy) => `ARRAY(SELECT r.term_id FROM term_relationships r WHERE r.object_id = ${post} AND r.taxonomy = '${taxonomy}' ORDER BY r.term_id)`)
+    .join(',\n         ');
+
 /** The counts of migration 68, kept by triggers on event_search: made again on the new table once its rows are in. */
 const COUNT_TRIGGERS = [
   `CREATE TRIGGER event_search_counts_insert AFTER INSERT ON event_search REFERENCING NEW TABLE AS new_rows
@@ -93,12 +102,8 @@ BEGIN
   PERFORM 1 FROM posts p WHERE p.id = ANY (ids) ORDER BY p.id FOR NO KEY UPDATE OF p;
   UPDATE event_search s
      SET category_ids = t.category_ids, tag_ids = t.tag_ids
-    FROM (SELECT e.post_id, event_search_bucket(e.start_utc, e.end_utc) AS bucket,
-                 ARRAY(SELECT r.term_id FROM term_relationships r
-                        WHERE r.object_id = e.post_id AND r.taxonomy = 'cal_events_cat' ORDER BY r.term_id) AS category_ids,
-                 ARRAY(SELECT r.term_id FROM term_relationships r
-                        WHERE r.object_id = e.post_id AND r.taxonomy = 'post_tag' ORDER BY r.term_id) AS tag_ids
-            FROM events e
+    FROM (SELECT e.post_id, event_search_bucket(e.start_utc, e.end_utc) AS bucket, lists.*
+            FROM events e, LATERAL (SELECT ${termIdsOf('e.post_id')}) AS lists(category_ids, tag_ids)
            WHERE e.post_id = ANY (ids)) t
    WHERE s.post_id = t.post_id AND s.bucket = t.bucket
      AND (s.category_ids, s.tag_ids) IS DISTINCT FROM (t.category_ids, t.tag_ids);
@@ -192,8 +197,7 @@ BEGIN
   INSERT INTO event_search (post_id, status, hide_from_listings, start_utc, end_utc, body, bucket, category_ids, tag_ids)
   SELECT n.post_id, n.status, n.hide_from_listings, n.start_utc, n.end_utc, lower(p.title) || ' ' || lower(p.content) || ' ' || lower(p.excerpt),
          event_search_bucket(n.start_utc, n.end_utc),
-         ARRAY(SELECT r.term_id FROM term_relationships r WHERE r.object_id = n.post_id AND r.taxonomy = 'cal_events_cat' ORDER BY r.term_id),
-         ARRAY(SELECT r.term_id FROM term_relationships r WHERE r.object_id = n.post_id AND r.taxonomy = 'post_tag' ORDER BY r.term_id)
+         ${termIdsOf('n.post_id')}
     FROM new_rows n JOIN posts p ON p.id = n.post_id
    WHERE TG_OP = 'INSERT' OR NOT EXISTS (SELECT 1 FROM event_search s WHERE s.post_id = n.post_id)
    ORDER BY n.post_id
