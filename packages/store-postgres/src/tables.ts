@@ -8,8 +8,6 @@ export interface Tables {
   readonly events: string;
   /** Event counts per status, hidden flag and UTC days of start and end (migration 012). */
   readonly eventDayCounts: string;
-  /** Category and tag row counts per term, status, hidden flag and UTC days of start and end (migration 071). */
-  readonly termDayCounts: string;
   /** Each event's list keys and lower-cased searched text (migration 014). */
   readonly eventSearch: string;
   /** The searches whose matches are counted by day, and their counts (migration 068). */
@@ -50,7 +48,6 @@ export function tablesIn(schema: string): Tables {
     posts: `${s}.posts`,
     events: `${s}.events`,
     eventDayCounts: `${s}.event_day_counts`,
-    termDayCounts: `${s}.term_day_counts`,
     eventSearch: `${s}.event_search`,
     eventCountedSearches: `${s}.event_counted_searches`,
     eventSearchCounts: `${s}.event_search_counts`,

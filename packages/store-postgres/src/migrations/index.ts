@@ -23,11 +23,10 @@ import { eventSearchByQuarter } from './067_event_search_by_quarter.js';
 import { eventSearchCounts } from './068_event_search_counts.js';
 import { termRowsEndingBeforeStart } from './069_term_rows_ending_before_start.js';
 import { eventSearchTerms } from './070_event_search_terms.js';
-import { termDayCounts } from './071_term_day_counts.js';
 import type { Migration } from './migration.js';
 
 /** Every migration, in order. Never edit a released one: add the next version. */
-export const MIGRATIONS: readonly Migration[] = [initial, changeVersion, uniqueSlugs, titleHashIndex, changeScopes, searchTextIndex, eventDayCounts, termListEnd, eventSearch, redirection, contactForms, popups, media, content, firstTermId, postsTypeStatusId, attachmentsByTitle, listKeyCopies, termRowKeysOnInsert, eventLocated, eventLocatedLock, eventSearchByQuarter, eventSearchCounts, termRowsEndingBeforeStart, eventSearchTerms, termDayCounts];
+export const MIGRATIONS: readonly Migration[] = [initial, changeVersion, uniqueSlugs, titleHashIndex, changeScopes, searchTextIndex, eventDayCounts, termListEnd, eventSearch, redirection, contactForms, popups, media, content, firstTermId, postsTypeStatusId, attachmentsByTitle, listKeyCopies, termRowKeysOnInsert, eventLocated, eventLocatedLock, eventSearchByQuarter, eventSearchCounts, termRowsEndingBeforeStart, eventSearchTerms];
 
 export const LATEST_VERSION = MIGRATIONS[MIGRATIONS.length - 1]!.version;
 

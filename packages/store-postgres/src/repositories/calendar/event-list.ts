@@ -22,16 +22,6 @@ interface Filter {
   driveTerms?: string;
 }
 
-/** How eventFilter reads a list other than its own way. */
-interface FilterOptions {
-  /** A search read from `posts` (its title, content and excerpt) instead of event_search. */
-  searchPosts?: boolean;
-  /** An upper bound on the start (termRowParts). */
-  startsBy?: string;
-  /** Read from event_search's rows even without a search (sharedEventsSql). */
-  searchRows?: boolean;
-}
-
 /** The largest id: a row comparison on (start, id) up to it bounds the start alone. */
 const MAX_BIGINT = '9223372036854775807::bigint';
 
@@ -45,10 +35,9 @@ const MAX_BIGINT = '9223372036854775807::bigint';
  * (readsSearchRows). `posts p` is joined only for a searched phrase with a space, parent, publication-date order or
  * a read clause with the caller's own records; `events e` only when a filter needs one of its other columns.
  */
-function eventFilter(db: Db, q: EventQuery, params: Params, options: FilterOptions = {}): Filter {
-  const { searchPosts = false, startsBy } = options;
+function eventFilter(db: Db, q: EventQuery, params: Params, searchPosts = false, startsBy?: string): Filter {
   const byDate = q.orderBy === 'date';
-  const searchRows = !searchPosts && (options.searchRows === true || readsSearchRows(q));
+  const searchRows = !searchPosts && readsSearchRows(q);
   const drive = byDate || searchRows ? undefined : TERM_LISTS.find(({ field }) => q[field] !== undefined);
   const keys = drive ? 'd' : searchRows ? 's' : 'e';
   const id = `${keys}.${drive ? 'object_id' : 'post_id'}`;
@@ -259,87 +248,6 @@ function dayCountSql(db: Db, q: EventQuery, params: Params, filter: () => Filter
   return `SELECT (${total})::bigint AS n`;
 }
 
-/** A category or tag list (TERM_LISTS). */
-type TermList = (typeof TERM_LISTS)[number];
-
-/**
- * The most terms of one list whose total is read from the term day counts: the events in two or more of them are
- * found by one index condition per pair of terms (sharedEventsSql), six for four terms. A longer list is counted
- * plainly.
- */
-const MAX_DAY_COUNTED_TERMS = 4;
-
-/**
- * The term list whose total can come from the term day counts (migration 071), or undefined: one category or tag
- * list of a few terms, in start order, otherwise filtered only as countsByDay allows (a venue with coordinates aside:
- * the term counts do not hold it), with plain instants bounding both the start and the end. Rows without a start or
- * an end are not counted, and a list bounded on both finds none of them either.
- */
-function termCountedList(q: EventQuery): TermList | undefined {
-  if (q.orderBy !== 'start' || (q.visibility && needsAuthor(q.visibility))) return undefined;
-  const lists = TERM_LISTS.filter(({ field }) => q[field] !== undefined);
-  if (lists.length !== 1) return undefined;
-  const list = lists[0]!;
-  const terms = new Set(q[list.field]).size;
-  if (terms === 0 || terms > MAX_DAY_COUNTED_TERMS) return undefined;
-  for (const [field, value] of Object.entries(q)) {
-    if (value === undefined || field === list.field || (field === 'search' && !value)) continue;
-    if (field === 'geo' || !DAY_COUNTED_FIELDS.has(field)) return undefined;
-  }
-  const bounds = [q.startsAfter, q.startsBefore, q.endsAfter, q.endsBefore];
-  if (!bounds.every((bound) => bound === undefined || PLAIN_INSTANT.test(bound))) return undefined;
-  return (q.startsAfter ?? q.startsBefore) !== undefined && (q.endsAfter ?? q.endsBefore) !== undefined ? list : undefined;
-}
-
-/**
- * The exact total of a list `termCountedList` accepts, as dayCountSql gives one for all events, over the term rows
- * of the listed terms: their counted days summed from term_day_counts; the edge days and the counted rows outside the
- * window counted from `events` (one index range of a day, or of a second), each event for as many of its rows as are
- * of the listed terms. Read from the term rows instead, the range of a term's rows by start holds no end: an edge
- * or outside part on the end read every row of the window. That sum counts an event once per listed term it is in;
- * those in several are taken off (sharedEventsSql). Before, the total counted the window's term rows: two categories
- * at a million events, 15,292 rows read and sorted for a count of distinct events.
- */
-function termDayCountSql(db: Db, q: EventQuery, list: TermList, params: Params): string {
-  const ids = [...new Set(q[list.field]!)];
-  const terms = params.add(ids, 'bigint[]');
-  const taxonomy = literal(list.taxonomy);
-  const { counted, edges, outside } = dayCountParts(q, params, 'e');
-  const parts = [`(SELECT COALESCE(sum(c.n), 0) FROM ${db.t.termDayCounts} c WHERE c.term_id = ANY(${terms}) AND c.taxonomy = ${taxonomy} AND ${counted.join(' AND ')})`];
-  const termRows = `(SELECT count(*) FROM ${db.t.termRelationships} r
-      WHERE r.object_id = e.post_id AND r.taxonomy = ${taxonomy} AND r.term_id = ANY(${terms}) AND r.object_type = ${literal(EVENT.type)})`;
-  const withoutTerms: EventQuery = { ...q, [list.field]: undefined };
-  if (edges.length) {
-    const f = eventFilter(db, withoutTerms, params);
-    for (const edge of edges) parts.push(`(SELECT COALESCE(sum(${termRows}), 0) FROM ${f.from} WHERE ${f.where} AND ${edge})`);
-  }
-  let total = parts.join(' + ');
-  if (outside) {
-    const f = eventFilter(db, withoutWindow(withoutTerms), params);
-    total = `${total} - (SELECT COALESCE(sum(${termRows}), 0) FROM ${f.from} WHERE ${f.where} AND ${outside})`;
-  }
-  if (ids.length > 1) total = `${total} - ${sharedEventsSql(db, withoutTerms, list, ids, terms, params)}`;
-  return `SELECT (${total})::bigint AS n`;
-}
-
-/**
- * How many times more than once the window's events are counted by a sum over several terms (termDayCountSql): for
- * each event in two or more of them, one less than the number. Read from event_search, whose index holds each event's
- * ids (migration 70): one condition per pair of terms, each walking the two terms' posting lists together, so only
- * the events in both are read (two categories at a million events: a few dozen, against the 15,000 in either).
- * Only terms that exist count: a deleted term's id stays in the lists, and its rows are gone from the counts.
- */
-function sharedEventsSql(db: Db, withoutTerms: EventQuery, list: TermList, ids: number[], terms: string, params: Params): string {
-  const f = eventFilter(db, withoutTerms, params, { searchRows: true });
-  const column = `s.${list.searchColumn}`;
-  const existing = `ARRAY(SELECT t.id FROM ${db.t.terms} t WHERE t.id = ANY(${terms}))`;
-  const held = `(SELECT count(*) FROM unnest(${column}) x WHERE x = ANY(${existing}))`;
-  const pairs: string[] = [];
-  const placeholders = ids.map((id) => params.add(id, 'bigint'));
-  placeholders.forEach((a, i) => placeholders.slice(i + 1).forEach((b) => pairs.push(`${column} @> ARRAY[${a}, ${b}]`)));
-  return `(SELECT COALESCE(sum(GREATEST(${held} - 1, 0)), 0) FROM ${f.from} WHERE ${f.where} AND (${pairs.join(' OR ')}))`;
-}
-
 /** The list's query without its date window. */
 function withoutWindow(q: EventQuery): EventQuery {
   return { ...q, startsAfter: undefined, startsBefore: undefined, endsAfter: undefined, endsBefore: undefined };
@@ -463,7 +371,7 @@ function startsByEndBound(q: EventQuery): string | undefined {
 function termRowParts(db: Db, q: EventQuery, f: Filter, params: Params): { byEnd: Filter; after: string } | undefined {
   const endBound = f.key === 'd.start_utc' ? startsByEndBound(q) : undefined;
   if (endBound === undefined) return undefined;
-  const byEnd = eventFilter(db, q, params, { startsBy: endBound });
+  const byEnd = eventFilter(db, q, params, false, endBound);
   return { byEnd, after: `d.start_utc > ${bindUtc(params, endBound)} AND d.end_utc < d.start_utc` };
 }
 
@@ -549,18 +457,13 @@ export function eventListSql(db: Db, q: EventQuery): { page: string; pageParams:
   const byDay = countsByDay(q);
   // On its own the total binds only what it reads: without an edge day the day counts never read the list's condition.
   const own = new Params();
-  const termCounted = byDay ? undefined : termCountedList(q);
-  const count = byDay
-    ? dayCountSql(db, q, own, () => eventFilter(db, q, own))
-    : termCounted
-      ? termDayCountSql(db, q, termCounted, own)
-      : plainTotal(db, q, eventFilter(db, q, own), own);
+  const count = byDay ? dayCountSql(db, q, own, () => eventFilter(db, q, own)) : plainTotal(db, q, eventFilter(db, q, own), own);
   const records = (ids: string, totalSql: string) => recordsSql(db, ids, totalSql);
   let page: string;
   if (findsOnce(q)) {
     page = foundOncePage(f, termRowParts(db, q, f, params), records, params.count(q.limit), params.count(q.offset));
   } else {
-    const total = byDay ? dayCountSql(db, q, params, () => f) : termCounted ? termDayCountSql(db, q, termCounted, params) : plainTotal(db, q, f, params);
+    const total = byDay ? dayCountSql(db, q, params, () => f) : plainTotal(db, q, f, params);
     page = records(pageIds(db, q, f, params, params.count(q.limit), params.count(q.offset)), total);
   }
   // Statement texts without a search are a bounded set (one per combination of filters): kept prepared. Not those
@@ -611,11 +514,11 @@ export function countedSearchBoundsSql(db: Db, q: EventQuery, searchId: number, 
   // Grouped by day on its own, so the rows come in start-day order from the key, with no sort of them all.
   const days = [`SELECT c.start_day AS day, sum(c.n) AS n FROM ${db.t.eventSearchCounts} c WHERE c.search_id = ${id} AND ${counted.join(' AND ')} GROUP BY c.start_day`];
   if (edges.length) {
-    const f = eventFilter(db, q, params, { searchPosts: true });
+    const f = eventFilter(db, q, params, true);
     for (const edge of edges) days.push(`SELECT ${f.key}::date, 1 FROM ${f.from} WHERE ${f.where} AND ${edge}`);
   }
   if (outside) {
-    const f = eventFilter(db, withoutWindow(q), params, { searchPosts: true });
+    const f = eventFilter(db, withoutWindow(q), params, true);
     days.push(`SELECT ${f.key}::date, -1 FROM ${f.from} WHERE ${f.where} AND ${outside}`);
   }
   const offset = params.count(q.offset);
@@ -720,7 +623,7 @@ export function countedSearchPageSql(
     if (q.startsBefore === undefined || q.startsBefore > to) narrowed.startsBefore = to;
   }
   const params = new Params();
-  const f = eventFilter(db, narrowed, params, { searchPosts: via === 'events' });
+  const f = eventFilter(db, narrowed, params, via === 'events');
   const ids = `SELECT ${f.id} AS id, ${f.key} AS k FROM ${f.from} WHERE ${f.where} ORDER BY k, id LIMIT ${params.count(q.limit)} OFFSET ${params.count(offset)}`;
   return { text: recordsSql(db, ids, params.count(bounds.total)), params: params.values };
 }
