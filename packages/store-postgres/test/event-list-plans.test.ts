@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { EventQuery } from '@siterest/core';
 import { newVenue } from '@siterest/core/testing';
+import type { PostgresStore } from '../src/index.js';
+import { eventListSql } from '../src/repositories/calendar/event-list.js';
+import { tablesIn } from '../src/tables.js';
 import { useMigratedStore } from './support/database.js';
-import { explainAnalyze, rowsRead, withStatements } from './support/plans.js';
+import { explainAnalyze, nodesOf, rowsRead, withStatements, type PlanNode } from './support/plans.js';
 
 /**
  * How PostgreSQL reads a page of a large calendar filtered by a venue, an organizer or a place. Venue and organizer
@@ -66,5 +69,64 @@ describe('a page of events by venue, organizer or place', () => {
       // The page and the total read the 200 events (and the page's records their 10): not the 19,800 before them.
       expect(eventsRead, JSON.stringify(plan)).toBeLessThan(3 * LATE);
     }
+  });
+});
+
+/** A bound value as an SQL literal, for EXECUTE (the values here are the test's own: text, numbers, lists of them). */
+function sqlLiteral(value: unknown): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value)) return sqlLiteral(`{${value.map((item) => `"${String(item).replace(/["\\]/g, '\\$&')}"`).join(',')}}`);
+  return `'${String(value).replace(/'/g, "''")}'`;
+}
+
+describe('a searched page', () => {
+  it('is kept prepared when every word looked for has trigrams, and then its generic plan reads the trigram index', async () => {
+    const { store, schema, db } = migrated;
+    const s = `"${schema}"`;
+    const stamp = "'2026-01-01 00:00:00'";
+    // 10,000 events in one quarter, every 500th a saxophone night: one partition of event_search, large enough that
+    // reading it whole costs more than its index.
+    await db.admin(
+      `WITH p AS (
+         INSERT INTO ${s}.posts (id, type, status, title, post_date, post_date_gmt, post_modified, post_modified_gmt)
+         SELECT 500000 + g, 'cal_events', 'publish', CASE WHEN g % 500 = 0 THEN 'Saxophone night ' ELSE 'Evening ' END || g, ${stamp}, ${stamp}, ${stamp}, ${stamp}
+           FROM generate_series(1, 10000) g RETURNING id
+       )
+       INSERT INTO ${s}.events (post_id, status, start_local, end_local, start_utc, end_utc, timezone)
+       SELECT id, 'publish', '', '', timestamp '2025-01-01' + (id - 500000) * interval '10 minutes', timestamp '2025-01-01 01:00' + (id - 500000) * interval '10 minutes', 'UTC' FROM p`,
+    );
+    await store.sql.query(`ANALYZE ${s}.posts, ${s}.events, ${s}.event_search`);
+    const base: EventQuery = {
+      statuses: ['publish'], excludeHidden: true, startsAfter: '2025-01-01 00:00:00', endsBefore: '2025-03-31 23:59:59', orderBy: 'start', offset: 0, limit: 10,
+    };
+    const tables = { sql: store.sql, t: tablesIn(schema) };
+    const prepared = (search: string) => eventListSql(tables, { ...base, search }).prepare;
+    const withTrigrams = ['saxophone', 'Saxophone Night', '"saxophone night" -rock', 'saxophone -ab', 'b2b'];
+    const without = ['ab', 'a.b.c', 'v2.0', 'été', 'saxophone ab', '"a b"'];
+    expect(withTrigrams.map(prepared)).toEqual(withTrigrams.map(() => true));
+    expect(without.map(prepared)).toEqual(without.map(() => false));
+
+    const q: EventQuery = { ...base, search: 'saxophone' };
+    const page = await store.events.list(q);
+    expect(page.total).toBe(20);
+    expect(page.items.map((item) => item.title)).toEqual(Array.from({ length: 10 }, (_, i) => `Saxophone night ${500 * (i + 1)}`));
+    // The plan PostgreSQL may settle on after five runs: for any words, planned without them.
+    const sql = eventListSql(tables, q);
+    const plan = await store.transaction(async (tx) => {
+      const { sql: client } = tx as PostgresStore;
+      await client.query('SET LOCAL plan_cache_mode = force_generic_plan');
+      await client.query(`PREPARE siterest_generic_search AS ${sql.page}`);
+      try {
+        const [row] = await client.query<{ 'QUERY PLAN': unknown }>(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE siterest_generic_search(${sql.pageParams.map(sqlLiteral).join(', ')})`);
+        return (row!['QUERY PLAN'] as Array<{ Plan: PlanNode }>)[0]!.Plan;
+      } finally {
+        await client.query('DEALLOCATE siterest_generic_search');
+      }
+    });
+    const partitions = nodesOf(plan).filter((node) => node['Relation Name']?.startsWith('event_search_q'));
+    expect(partitions.map((node) => node['Node Type'])).toEqual(['Bitmap Heap Scan']);
+    // The 20 matches, not the quarter's 10,000 rows.
+    expect(partitions.reduce((sum, node) => sum + rowsRead(plan, node['Relation Name']!), 0), JSON.stringify(plan)).toBeLessThan(100);
   });
 });
