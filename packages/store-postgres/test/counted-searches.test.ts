@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ZERO_DATE, type EventQuery } from '@siterest/core';
 import { newEvent } from '@siterest/core/testing';
-import type { PostgresStore } from '../src/index.js';
+import { postgresStore, type PostgresStore } from '../src/index.js';
 import { countableSearch, CountedSearches } from '../src/repositories/calendar/counted-searches.js';
 import { countedSearchBounds, countedSearchBoundsSql, countedSearchOf, countedSearchPageSql, eventListSql, listEvents } from '../src/repositories/calendar/event-list.js';
 import type { Db } from '../src/repositories/db.js';
@@ -229,6 +229,38 @@ describe('counted searches', () => {
       expect(after.total).toBe(7);
     },
   );
+
+  it('reports a fill that failed to the logger given to postgresStore, without the search, and lists stay exact', async () => {
+    // A thousand matches: a list that counts them plainly starts a fill (COUNTED_SEARCH_MIN_MATCHES).
+    const stamp = "'2026-01-01 00:00:00'";
+    await db.admin(
+      `WITH p AS (
+         INSERT INTO ${s}.posts (id, type, status, title, post_date, post_date_gmt, post_modified, post_modified_gmt)
+         SELECT 700000 + g, 'cal_events', 'publish', 'A concert ' || g, ${stamp}, ${stamp}, ${stamp}, ${stamp} FROM generate_series(1, 1000) g RETURNING id
+       )
+       INSERT INTO ${s}.events (post_id, status, start_local, end_local, start_utc, end_utc, timezone)
+       SELECT id, 'publish', '', '', timestamp '2027-03-10' + (id - 700000) * interval '1 hour', timestamp '2027-03-10 01:00' + (id - 700000) * interval '1 hour', 'UTC' FROM p`,
+    );
+    // The fill's counts cannot be written.
+    await db.admin(`ALTER TABLE ${s}.event_search_counts ADD CONSTRAINT refuse_counts CHECK (n < 0) NOT VALID`);
+    const warnings: Array<[string, Record<string, unknown> | undefined]> = [];
+    const logged = postgresStore({ ...db.connection(), schema, logger: { warn: (message, details) => void warnings.push([message, details]) } });
+    try {
+      const q: EventQuery = { statuses: ['publish'], endsAfter: at(0), orderBy: 'start', offset: 0, limit: 3, search: 'concert' };
+      const plain = await listEvents(tables, q);
+      expect(plain.total).toBe(1000);
+      expect(await logged.events.list(q)).toEqual(plain);
+      // close() waits for the fill the list started.
+      await logged.close();
+      expect(warnings).toEqual([[expect.stringContaining('could not be counted'), { terms: 1, error: expect.stringContaining('refuse_counts') }]]);
+      expect(JSON.stringify(warnings)).not.toContain('concert');
+      expect(await db.admin(`SELECT ready FROM ${s}.event_counted_searches WHERE key = $1`, [concert.key])).toEqual([{ ready: false }]);
+      expect(await store.events.list(q)).toEqual(plain);
+    } finally {
+      await logged.close();
+      await db.admin(`ALTER TABLE ${s}.event_search_counts DROP CONSTRAINT refuse_counts`);
+    }
+  });
 
   it('drops the searches used longest ago beyond sixteen, with their counts', async () => {
     await store.events.create(wordyEvent('w0 w1 w2 w3 w4 w5 w6 w7 w8 w9 w10 w11 w12 w13 w14 w15 w16', 60));
