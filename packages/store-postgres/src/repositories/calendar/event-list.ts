@@ -466,11 +466,11 @@ export function eventListSql(db: Db, q: EventQuery): { page: string; pageParams:
     const total = byDay ? dayCountSql(db, q, params, () => f) : plainTotal(db, q, f, params);
     page = records(pageIds(db, q, f, params, params.count(q.limit), params.count(q.offset)), total);
   }
-  // Statement texts are a bounded set (one per combination of filters and number of search words): kept prepared.
+  // Statement texts are a bounded set (one per combination of filters, search words and quarters read): kept prepared.
   // Not those filtering on venues, organizers or the venues near a point: after five runs PostgreSQL may settle on a
   // generic plan, which cannot tell a venue with a hundred events from one with a hundred thousand and walks the start
   // index (1M events: 27 ms instead of 1.6 at the median; near a point with one venue in range, 35 ms instead of 1.5).
-  // Nor searches for a word without trigrams (preparesSearch).
+  // Nor searches with a word without trigrams or with a phrase (preparesSearch).
   return { page, pageParams: params.values, count, countParams: own.values, prepare: preparesSearch(q.search) && !q.venueIds && !q.organizerIds && q.geo?.near === undefined };
 }
 
