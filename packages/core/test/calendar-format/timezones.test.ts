@@ -61,6 +61,26 @@ describe('timezoneAbbr', () => {
     ['UTC+5.5', '2027-01-15 12:00:00', 'UTC+5.5'],
   ])('%s at %s → %s', (tz, at, expected) => expect(timezoneAbbr(tz, at)).toBe(expected));
 
+  it("gives luxon's own short zone names for every zone Intl knows, in winter and in summer", () => {
+    // The names as luxon's offsetNameShort gives them (a new Intl formatter per call), tried in the same locales.
+    const locales = ['en-US', 'en-GB', 'en-AU', 'en-IN', 'en-NZ', 'en-ZA', 'ja-JP', 'en-IE', 'en-CA'];
+    const viaLuxon = (zone: string, at: string): string => {
+      const local = DateTime.fromFormat(at, 'yyyy-MM-dd HH:mm:ss', { zone });
+      for (const locale of locales) {
+        const name = local.setLocale(locale).offsetNameShort;
+        if (name && !/^(GMT|UTC)[+-−]/.test(name)) return name === 'GMT' && zone === 'UTC' ? 'UTC' : name;
+      }
+      const minutes = Math.abs(local.offset);
+      const sign = local.offset < 0 ? '-' : '+';
+      return `${sign}${String(Math.floor(minutes / 60)).padStart(2, '0')}${minutes % 60 ? String(minutes % 60).padStart(2, '0') : ''}`;
+    };
+    const zones = Intl.supportedValuesOf('timeZone').filter((zone) => isValidTimezone(zone) && !isUtcOffset(zone));
+    expect(zones.length).toBeGreaterThan(300);
+    for (const at of ['2027-01-15 12:00:00', '2027-07-15 12:00:00']) {
+      for (const zone of zones) expect([zone, timezoneAbbr(zone, at)]).toEqual([zone, viaLuxon(zone, at)]);
+    }
+  });
+
   it('uses the site zone for an invalid zone', () => {
     expect(timezoneAbbr('Mars/Olympus', '2027-01-15 12:00:00', { timezone_string: 'America/Chicago', gmt_offset: 0 })).toBe('CST');
     expect(timezoneAbbr('Mars/Olympus', '2027-01-15 12:00:00', { timezone_string: '', gmt_offset: 2 })).toBe('UTC+2');
