@@ -15,9 +15,22 @@ export function formatWpDate(ms: number, zone: Zone | string): string {
   return formatSecond(Math.floor(ms / 1000), zone);
 }
 
+const WP_DATE = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+
+/**
+ * `DateTime.fromFormat(text, WP_FORMAT, { zone })`, without luxon working its pattern out of the format again on
+ * every call (a fifth of an event's JSON-LD dates): the digits its pattern takes, then the `fromObject` that is its
+ * own last step, range checks included. Text of another shape goes to luxon, for the same invalid DateTime.
+ */
+export function readWpDate(text: string, zone: Zone | string): DateTime {
+  const m = WP_DATE.exec(text);
+  if (!m) return DateTime.fromFormat(text, WP_FORMAT, { zone });
+  return DateTime.fromObject({ year: Number(m[1]), month: Number(m[2]), day: Number(m[3]), hour: Number(m[4]), minute: Number(m[5]), second: Number(m[6]) }, { zone });
+}
+
 /** Reads a WordPress date string as wall clock time in `zone`; null when it is not one. */
 export function parseWpDate(text: string, zone: Zone | string): DateTime | null {
-  const dt = DateTime.fromFormat(text, WP_FORMAT, { zone });
+  const dt = readWpDate(text, zone);
   return dt.isValid ? dt : null;
 }
 

@@ -1,7 +1,7 @@
 import { DateTime } from 'luxon';
 import type { SiteSettings } from '../../../settings.js';
 import type { EventRecord, OrganizerRecord, VenueRecord } from '../../../store/records.js';
-import { WP_FORMAT } from '../../../time.js';
+import { WP_FORMAT, readWpDate } from '../../../time.js';
 import { antispambot, type RandomSource } from './antispambot.js';
 import { costRows, jsonLdPrice } from './cost.js';
 import { escHtml, escJs, escUrl } from './escape.js';
@@ -154,7 +154,7 @@ function isoC(dt: DateTime): string {
  */
 export function jsonLdDate(localWallClock: string, eventTimezone: string, settings: Pick<SiteSettings, 'timezone_string' | 'gmt_offset'>): string {
   const tz = eventTimezone !== '' ? eventTimezone : siteTimezoneName(settings);
-  const local = DateTime.fromFormat(localWallClock, WP_FORMAT, { zone: zoneOf(isUtcOffset(tz) || isValidTimezone(tz) ? tz : 'UTC') });
+  const local = readWpDate(localWallClock, zoneOf(isUtcOffset(tz) || isValidTimezone(tz) ? tz : 'UTC'));
   if (!local.isValid) return localWallClock;
   const utc = local.toUTC();
   if (isUtcOffset(tz)) {

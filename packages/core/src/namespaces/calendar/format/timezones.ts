@@ -1,6 +1,6 @@
 import { DateTime, FixedOffsetZone, IANAZone, type Zone } from 'luxon';
 import type { SiteSettings } from '../../../settings.js';
-import { WP_FORMAT, ianaZone } from '../../../time.js';
+import { ianaZone, readWpDate } from '../../../time.js';
 import { leadingNumber } from '../../../http/php.js';
 import { memoize } from '../../../util/memo.js';
 
@@ -124,7 +124,8 @@ const shortNameFormats = memoize(
   (locale: string, zone: string) =>
     new Intl.DateTimeFormat(locale, { timeZoneName: 'short', hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', timeZone: zone }),
   (locale, zone) => `${locale}\u0000${zone}`,
-  2000,
+  // Formatters hold some 14 KB each outside the heap: a site uses a few zones, and names are bounded as luxon's are (time.ts).
+  256,
   128,
 );
 
@@ -200,7 +201,7 @@ function zoneAbbrAt(tz: string, at: DateTime | number | string, settings: Pick<S
     typeof at === 'number'
       ? DateTime.fromMillis(at, { zone })
       : typeof at === 'string'
-        ? DateTime.fromFormat(at, WP_FORMAT, { zone })
+        ? readWpDate(at, zone)
         : at;
   if (!moment.isValid) return isValidTimezone(tz) ? '' : effective;
   const abbr = phpZoneAbbr(zone, moment);
