@@ -2,8 +2,9 @@
  * The memory benchmark (`pnpm bench:memory`; BENCH_MEMORY_SECONDS, default 600): a mixed load on one server for
  * ten minutes — event lists on many pages and searches (cached answers come and go), single events, updates
  * (each one invalidates the calendar's cached answers and fragments), the app's own pages through the redirect
- * middleware and redirects — while the server's resident memory is sampled. Flat RSS after the warm-up means
- * every cache is bounded. Results go to the "memory" section of bench/RESULTS.md.
+ * middleware and redirects — while the server's resident memory is sampled, and the heap it retains after a full
+ * collection is asked once a minute. Flat RSS and a retained heap that levels off after the warm-up mean every
+ * cache is bounded. Results go to the "memory" section of bench/RESULTS.md.
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -54,6 +55,16 @@ const samples: Array<{ at: number; rss: number }> = [];
 const started = Date.now();
 const sampler = setInterval(() => samples.push({ at: (Date.now() - started) / 1000, rss: rssMiB(pid!) }), SAMPLE_MS);
 samples.push({ at: 0, rss: rssMiB(pid!) });
+// Once a minute, the heap the server retains after a full collection: whether RSS grows because something is kept
+// (a leak, an unbounded cache) or because of how the allocator and V8 hold pages.
+const retained: Array<{ minute: number; heap: number; external: number }> = [];
+const askHeap = async (minute: number) => {
+  const response = await fetch(`http://127.0.0.1:${port}/bench/heap`);
+  const { heapUsed, external } = (await response.json()) as { heapUsed: number; external: number };
+  retained.push({ minute, heap: heapUsed / 2 ** 20, external: external / 2 ** 20 });
+};
+let asking: Promise<void> = Promise.resolve();
+const heapTimer = setInterval(() => void (asking = askHeap(Math.round((Date.now() - started) / 60_000))), 60_000);
 const result = await autocannon({
   url: `http://127.0.0.1:${port}`,
   connections,
@@ -61,7 +72,10 @@ const result = await autocannon({
   requests: [{ setupRequest: (request) => ({ ...request, ...route() }) }],
 });
 clearInterval(sampler);
+clearInterval(heapTimer);
 samples.push({ at: (Date.now() - started) / 1000, rss: rssMiB(pid!) });
+await asking;
+if (retained.length === 0 || retained.at(-1)!.minute < seconds / 60) await askHeap(Math.ceil(seconds / 60));
 await server.stop();
 
 // After the first minute (caches filling up), resident memory should no longer grow: a least-squares slope.
@@ -77,6 +91,15 @@ for (let minute = 1; minute * 60 <= Math.ceil(seconds / 60) * 60; minute++) {
 }
 const laterTroughs = troughs.filter((t) => t.minute >= 2);
 const troughSlope = laterTroughs.length > 1 ? (laterTroughs.at(-1)!.rss - laterTroughs[0]!.rss) / (laterTroughs.at(-1)!.minute - laterTroughs[0]!.minute) : 0;
+/** The retained heap's change from the second minute to the last, per minute: what a leak would show. */
+function heapTrend(): string {
+  const later = retained.filter((r) => r.minute >= 2);
+  if (later.length < 2) return '';
+  const first = later[0]!;
+  const last = later.at(-1)!;
+  const perMinute = (last.heap + last.external - first.heap - first.external) / (last.minute - first.minute);
+  return `; from minute ${first.minute} to ${last.minute}, ${perMinute >= 0 ? '+' : ''}${perMinute.toFixed(2)} MiB per minute`;
+}
 const statuses = result.statusCodeStats as unknown as Record<string, { count: number }>;
 const every = (n: number) => samples.filter((_, i) => i % n === 0 || i === samples.length - 1);
 const fmt = (n: number) => n.toFixed(0);
@@ -86,6 +109,8 @@ const markdown = [
   `One Fastify server, memory store, 10,000 events, 10,000 redirects, answer cache and fragments on (defaults), the site clock running; autocannon, ${connections} connections, ${seconds} s of a mixed load: event lists on 60 pages and 48 searches (45 % and 10 %), single events (10 %), venue lists (5 %), event updates as an administrator (2 %, each invalidating the calendar's cached answers and fragments), redirected URLs (8 %) and the app's own pages through the redirect middleware (20 %); redirect and 404 logs off (they are data kept by design). Machine: ${machine()}. Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. Load average at the end: ${os.loadavg()[0]!.toFixed(1)}. Command: \`BENCH_MEMORY_SECONDS=${seconds} pnpm bench:memory\`.`,
   '',
   `${Math.round(result.requests.total).toLocaleString('en')} requests (${Math.round(result.requests.average)} per second; statuses ${Object.entries(statuses).map(([code, s]) => `${code}: ${s.count}`).join(', ')}; ${result.errors} errors). Resident set (MiB): at start ${fmt(samples[0]!.rss)}, after the first minute ${fmt(steady[0]?.rss ?? 0)}, at the end ${fmt(samples.at(-1)!.rss)}, highest ${fmt(Math.max(...samples.map((s) => s.rss)))}; slope after the first minute ${(slope * 60).toFixed(2)} MiB per minute (sampled every ${SAMPLE_MS / 1000} s). Lowest of each minute (MiB): ${troughs.map((t) => fmt(t.rss)).join(', ')}; from the second minute to the last, ${troughSlope >= 0 ? '+' : ''}${troughSlope.toFixed(2)} MiB per minute.`,
+  '',
+  `Heap retained after a full collection, asked once a minute (MiB, V8's heap in use / external memory such as buffers): ${retained.map((r) => `${r.minute}: ${r.heap.toFixed(1)} / ${r.external.toFixed(1)}`).join(', ')}${heapTrend()}.`,
   '',
   '| second | RSS (MiB) |',
   '|---:|---:|',
