@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { antispambot, decodeAntispambot } from '../../src/namespaces/calendar/format/antispambot.js';
 import { parseCostInput } from '../../src/namespaces/calendar/format/cost.js';
+import { escJs } from '../../src/namespaces/calendar/format/escape.js';
+import { tecExcerpt } from '../../src/namespaces/calendar/format/excerpt.js';
 import {
   eventJsonLd,
   eventJsonLdUrl,
@@ -153,6 +155,22 @@ describe('venueJsonLd / organizerJsonLd reproduce 048–051, 058, 059, 062', () 
     expect(normalized(organizerJsonLd({ organizer: JANE }))).toBe(normalized(jane.json_ld));
     expect(JSON.stringify(organizerJsonLd({ organizer: ACME }))).toBe(JSON.stringify(acme.json_ld));
     expect(normalized(organizerJsonLd({ organizer: MARKET }))).toBe(normalized(captureJson('050-event-single-inline-linked').organizer[0].json_ld));
+  });
+
+  it('describes each venue by its own texts, however they split between excerpt and content', () => {
+    // Descriptions are remembered by their texts: texts that read the same run together must not share one.
+    const split = [
+      { excerpt: 'Harbour', content: ' front, by the pier.' },
+      { excerpt: 'Harbour front,', content: ' by the pier.' },
+      { excerpt: '', content: 'Harbour front, by the pier.' },
+      { excerpt: '7:Harbour', content: '' },
+      { excerpt: '', content: '7:Harbour' },
+    ];
+    const own = split.map((texts) => escJs(tecExcerpt(texts)));
+    expect(new Set(own.slice(0, 3)).size).toBe(3);
+    for (const order of [split, [...split].reverse(), split]) {
+      for (const texts of order) expect(venueJsonLd({ venue: { ...VENUE_5, ...texts } }).description).toBe(own[split.indexOf(texts)]);
+    }
   });
 
   it('uses the province outside the United States and the combined field first', () => {

@@ -2,6 +2,7 @@ import { DateTime } from 'luxon';
 import type { SiteSettings } from '../../../settings.js';
 import type { EventRecord, OrganizerRecord, VenueRecord } from '../../../store/records.js';
 import { WP_FORMAT, readWpDate } from '../../../time.js';
+import { memoize } from '../../../util/memo.js';
 import { antispambot, type RandomSource } from './antispambot.js';
 import { costRows, jsonLdPrice } from './cost.js';
 import { escHtml, escJs, escUrl } from './escape.js';
@@ -95,9 +96,22 @@ export function jsonLdName(post: PostTitleSource): string {
   return escJs(renderTitle(title));
 }
 
-/** The common part (Abstract::get_data): `name`, `description` (TEC excerpt, `esc_js`ed), `image`. */
+/**
+ * The common part (Abstract::get_data): `name`, `description` (TEC excerpt, `esc_js`ed), `image`. Remembered by
+ * the texts it is made of: a venue or organizer is described again for every event that links it, and the excerpt
+ * (shortcodes, the HTML filter, wpautop) was a fifth of a single event's answer. The key tells the two texts apart
+ * by the excerpt's length, so no pair of texts shares another's key; the memo holds a bounded amount of text.
+ */
+const excerptDescription = memoize(
+  (excerpt: string, content: string) => escJs(tecExcerpt({ excerpt, content })),
+  (excerpt, content) => `${excerpt.length}:${excerpt}${content}`,
+  1000,
+  Infinity,
+  8 * 1024 * 1024,
+);
+
 function description(post: Pick<EventRecord, 'content' | 'excerpt'>): string {
-  return escJs(tecExcerpt(post));
+  return excerptDescription(post.excerpt, post.content);
 }
 
 /** PHP `urlencode`. */
