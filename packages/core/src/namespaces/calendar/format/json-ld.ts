@@ -2,11 +2,10 @@ import { DateTime } from 'luxon';
 import type { SiteSettings } from '../../../settings.js';
 import type { EventRecord, OrganizerRecord, VenueRecord } from '../../../store/records.js';
 import { WP_FORMAT, readWpDate } from '../../../time.js';
-import { memoize } from '../../../util/memo.js';
 import { antispambot, type RandomSource } from './antispambot.js';
 import { costRows, jsonLdPrice } from './cost.js';
 import { escHtml, escJs, escUrl } from './escape.js';
-import { tecExcerpt } from './excerpt.js';
+import { jsonLdDescriptionOf } from './memoized.js';
 import { renderTitle } from './render.js';
 import { isUtcOffset, isValidTimezone, siteTimezoneName, zoneFromUtcOffset, zoneOf } from './timezones.js';
 
@@ -96,22 +95,9 @@ export function jsonLdName(post: PostTitleSource): string {
   return escJs(renderTitle(title));
 }
 
-/**
- * The common part (Abstract::get_data): `name`, `description` (TEC excerpt, `esc_js`ed), `image`. Remembered by
- * the texts it is made of: a venue or organizer is described again for every event that links it, and the excerpt
- * (shortcodes, the HTML filter, wpautop) was a fifth of a single event's answer. The key tells the two texts apart
- * by the excerpt's length, so no pair of texts shares another's key; the memo holds a bounded amount of text.
- */
-const excerptDescription = memoize(
-  (excerpt: string, content: string) => escJs(tecExcerpt({ excerpt, content })),
-  (excerpt, content) => `${excerpt.length}:${excerpt}${content}`,
-  1000,
-  Infinity,
-  8 * 1024 * 1024,
-);
-
+/** The common part (Abstract::get_data): `name`, `description` (TEC excerpt, `esc_js`ed, remembered: see memoized.ts), `image`. */
 function description(post: Pick<EventRecord, 'content' | 'excerpt'>): string {
-  return excerptDescription(post.excerpt, post.content);
+  return jsonLdDescriptionOf(post.excerpt, post.content);
 }
 
 /** PHP `urlencode`. */

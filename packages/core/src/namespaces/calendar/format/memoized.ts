@@ -3,6 +3,8 @@ import { memoize } from '../../../util/memo.js';
 import { costDetails, formatCost, type CostDetails, type CurrencyMeta, type CurrencySettings } from './cost.js';
 import { WP_FORMAT } from '../../../time.js';
 import { parseDateInput } from './dates.js';
+import { escJs } from './escape.js';
+import { tecExcerpt } from './excerpt.js';
 import { renderContent, renderExcerpt, renderTitle } from './render.js';
 
 /*
@@ -15,6 +17,18 @@ const TEXT_CHARS = 8 * 1024 * 1024;
 export const titleOf = memoize(renderTitle, (raw) => raw, 2000, Infinity, TEXT_CHARS);
 export const contentOf = memoize(renderContent, (raw) => raw, 1000, Infinity, TEXT_CHARS);
 export const excerptOf = memoize(renderExcerpt, (raw) => raw, 1000, Infinity, TEXT_CHARS);
+/**
+ * The JSON-LD `description` of a post (TEC's excerpt, `esc_js`ed): a venue or organizer is described again for every
+ * event that links it, and the excerpt (shortcodes, the HTML filter, wpautop) was a fifth of a single event's answer.
+ * The key tells the two texts apart by the excerpt's length: no two pairs of texts share a key.
+ */
+export const jsonLdDescriptionOf = memoize(
+  (excerpt: string, content: string) => escJs(tecExcerpt({ excerpt, content })),
+  (excerpt, content) => `${excerpt.length}:${excerpt}${content}`,
+  1000,
+  Infinity,
+  TEXT_CHARS,
+);
 
 export const costOf = memoize(
   (rows: readonly string[], meta: CurrencyMeta, settings: CurrencySettings) => formatCost(rows, meta, settings),
