@@ -91,7 +91,7 @@ function isWritePiecesDirectly(hook: unknown): boolean {
 }
 
 /**
- * Writes an answer in pieces into the response at once when no hook of the app would see it (the route's only onSend
+ * Writes an answer in pieces (or kept bytes, as one piece) into the response at once when no hook of the app would see it (the route's only onSend
  * hook is the plugin's own, {@link writePiecesDirectly}) and the plugin may write the response itself
  * ({@link heldHeaders}); false, having done nothing, otherwise. Fastify's sending of a stream parses the Content-Type,
  * makes a stream object and runs the hook, and the headers were set one by one on the response beforehand, which

@@ -87,6 +87,9 @@ async function serve(site: Site<FastifyRequest>, prefix: string, request: Fastif
 function send(reply: FastifyReply, response: SiteResponse): FastifyReply {
   const parts = response.bodyParts;
   if (parts && writeAtOnce(reply, response, parts)) return reply;
+  // Kept bytes (an answer from a cache) are written at once too: Fastify's sending would set the headers one by
+  // one, each checked and kept in a second map, and serialize them again.
+  if (!parts && response.bodyBytes && writeAtOnce(reply, response, [response.bodyBytes])) return reply;
   // Set on the Node response so names keep WordPress's casing; Fastify's own hooks still run. A HEAD answer's
   // Content-Length (GET's) goes through Fastify, which would otherwise count the empty body.
   forEachHeader(response, (name, value) => {

@@ -1,11 +1,12 @@
 import { Readable } from 'node:stream';
 import { gzipSync, gunzipSync } from 'node:zlib';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, ServerResponse } from 'node:http';
 import type { onSendHookHandler } from 'fastify';
 import { describe, expect, it, vi } from 'vitest';
 import { createSite, manualClock, silentLogger } from '@siterest/core';
 import { newEvent, rawRequest } from '@siterest/core/testing';
 import { memoryStore } from '@siterest/store-memory';
+import { siterestFastify } from '@siterest/adapter-fastify';
 import { BodyParts } from '../src/body-parts.js';
 import { serveWithFastify } from './serve.js';
 
@@ -152,6 +153,62 @@ describe('fastify: a list sent in pieces', () => {
     } finally {
       piped.mockRestore();
       streamed.mockRestore();
+      await server.close();
+    }
+  });
+});
+
+describe('fastify: an answer of kept bytes', () => {
+  it('is written at once, with the app\'s reply headers and onResponse hooks, and reaches an onSend hook of the app as bytes', async () => {
+    const store = memoryStore();
+    const site = createSite({ store, clock: manualClock('2026-11-21T16:41:37Z'), logger: silentLogger });
+    await store.events.create(newEvent({ title: 'Recital', startDate: '2027-03-01 20:00:00', startDateUtc: '2027-03-01 20:00:00' }));
+    const expected = await site.handle({ method: 'GET', path: '/cal/events/v1/events', query: '', headers: {}, basePath: '/api' });
+    const responded: string[] = [];
+    const hooked: string[] = [];
+    const server = await serveWithFastify(site, {
+      configure: (app) => {
+        app.addHook('onRequest', async (request, reply) => {
+          reply.header('X-App', 'kept');
+          if (request.headers['x-override'] === 'yes') reply.header('X-Robots-Tag', 'none');
+        });
+        app.addHook('onResponse', async (request) => {
+          responded.push(request.url);
+        });
+        app.register(async (scoped) => {
+          // An app hook on the routes of one context only: answers there go Fastify's way, as bytes.
+          scoped.addHook('onSend', async (_request, _reply, payload) => {
+            hooked.push(Buffer.isBuffer(payload) ? 'bytes' : typeof payload);
+            return payload;
+          });
+          await scoped.register(siterestFastify, { site, prefix: '/hooked' });
+        });
+      },
+    });
+    // Fastify's own sending sets each header on the Node response; the plugin writes the head in one call.
+    const setHeader = vi.spyOn(ServerResponse.prototype, 'setHeader');
+    try {
+      for (let round = 0; round < 3; round++) {
+        const plain = await getBytes(`${server.url}/cal/events/v1/events`);
+        expect(plain.bytes.toString('utf8')).toBe(expected.body);
+        expect(Number(plain.headers['content-length'])).toBe(plain.bytes.length);
+        expect(plain.headers['content-type']).toBe('application/json; charset=UTF-8');
+        expect(plain.headers['x-app']).toBe('kept');
+        expect(plain.headers['x-robots-tag']).toBe('noindex');
+      }
+      const overridden = await getBytes(`${server.url}/cal/events/v1/events`, { 'X-Override': 'yes' });
+      expect(overridden.headers['x-robots-tag']).toBe('none');
+      expect(overridden.bytes.toString('utf8')).toBe(expected.body);
+      expect(setHeader).not.toHaveBeenCalled();
+      await vi.waitFor(() => expect(responded).toHaveLength(4));
+      const hookedUrl = `${server.url.replace(/\/api$/, '/hooked')}/cal/events/v1/events`;
+      const first = await getBytes(hookedUrl);
+      const again = await getBytes(hookedUrl);
+      expect(again.bytes.equals(first.bytes)).toBe(true);
+      expect(JSON.parse(again.bytes.toString('utf8')).events).toHaveLength(JSON.parse(expected.body).events.length);
+      expect(hooked.at(-1)).toBe('bytes');
+    } finally {
+      setHeader.mockRestore();
       await server.close();
     }
   });
